@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vxu4-dtb - make the virtual Odroid-XU4's device tree
+ *
+ * Takes QEMU's own "virt" device tree (qemu-system-arm -machine
+ * virt,dumpdtb=...) and lays over it the CPU description of a real board's
+ * DTB, so that nothing of the board is typed by hand:
+ *
+ *  - board CPU i (in /cpus order, as logical CPU i on the board) describes
+ *    QEMU's cpu@i: compatible, capacity-dmips-mhz, dynamic-power-coefficient;
+ *  - each OPP table the board's CPUs use is copied whole, and a
+ *    "linux,virt-cluster-clock" node per table stands in for the cluster
+ *    PLL; every CPU gets clocks and operating-points-v2 pointing at them;
+ *  - the board's /cpus/cpu-map replaces QEMU's, CPU phandles translated.
+ *
+ * QEMU's reg values (the MPIDRs 0..n-1), enable-method, interrupt
+ * controller, timer and devices are kept: they are what the vCPUs are.
+ *
+ * Usage: vxu4-dtb QEMU.dtb BOARD.dtb OUT.dtb
+ * Exit: 0 written, 2 bad input (nothing written).
+ */
+
+#include <errno.h>
+#include <libfdt.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CPUS	32
+#define EXTRA_SPACE	(64 * 1024)
+
+static const char *qemu_path, *board_path;
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "vxu4-dtb: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void *load_dtb(const char *path, size_t extra)
+{
+	FILE *f = fopen(path, "rb");
+	long size;
+	void *buf, *out;
+	int err;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		die("%s: cannot read: %s", path, strerror(errno));
+	buf = malloc(size ? size : 1);
+	if (!buf || fread(buf, 1, size, f) != (size_t)size)
+		die("%s: cannot read %ld bytes", path, size);
+	fclose(f);
+
+	if ((size_t)size < sizeof(struct fdt_header) ||
+	    (err = fdt_check_header(buf)) ||
+	    fdt_totalsize(buf) > (size_t)size)
+		die("%s: not a valid DTB (%s); rebuild it with dtc or 'make dtbs'",
+		    path, (size_t)size < sizeof(struct fdt_header) ? "truncated" :
+		    err ? fdt_strerror(err) : "truncated");
+
+	out = malloc(size + extra);
+	if (!out)
+		die("out of memory");
+	err = fdt_open_into(buf, out, size + extra);
+	if (err)
+		die("%s: %s", path, fdt_strerror(err));
+	free(buf);
+	return out;
+}
+
+static void check(int err, const char *what)
+{
+	if (err < 0)
+		die("cannot %s in the output tree: %s", what, fdt_strerror(err));
+}
+
+/* CPU nodes of /cpus in tree order: the order of logical CPUs. */
+static int cpu_nodes(const void *fdt, const char *path, int *off)
+{
+	int cpus = fdt_path_offset(fdt, "/cpus");
+	int node, n = 0;
+
+	if (cpus < 0)
+		die("%s: no /cpus node", path);
+	fdt_for_each_subnode(node, fdt, cpus) {
+		const char *type = fdt_getprop(fdt, node, "device_type", NULL);
+
+		if (!type || strcmp(type, "cpu"))
+			continue;
+		if (n == MAX_CPUS)
+			die("%s: more than %d CPUs", path, MAX_CPUS);
+		off[n++] = node;
+	}
+	return n;
+}
+
+static uint32_t get_u32(const void *fdt, const char *path, int node,
+			const char *prop)
+{
+	int len;
+	const fdt32_t *val = fdt_getprop(fdt, node, prop, &len);
+
+	if (!val)
+		die("%s: %s has no '%s'; add it to the board's DT", path,
+		    fdt_get_name(fdt, node, NULL), prop);
+	if (len != sizeof(*val))
+		die("%s: %s: '%s' has %d bytes, expected one cell", path,
+		    fdt_get_name(fdt, node, NULL), prop, len);
+	return fdt32_to_cpu(*val);
+}
+
+/* Copy property @name of @src:@soff to @dst:@doff, if it exists. */
+static void copy_prop(void *dst, int doff, const void *src, int soff,
+		      const char *name)
+{
+	int len;
+	const void *val = fdt_getprop(src, soff, name, &len);
+
+	if (val)
+		check(fdt_setprop(dst, doff, name, val, len), "copy a property");
+}
+
+/* Copy @src:@soff and its subtree as child @name of @dst:@dparent. */
+static int copy_node(void *dst, int dparent, const void *src, int soff,
+		     const char *name)
+{
+	int child[256], nchild = 0, doff, prop, c;
+
+	doff = fdt_add_subnode(dst, dparent, name);
+	check(doff, "add a node");
+
+	fdt_for_each_property_offset(prop, src, soff) {
+		const char *pname;
+		int len;
+		const void *val = fdt_getprop_by_offset(src, prop, &pname, &len);
+
+		if (!val)
+			die("%s: %s: unreadable property", board_path,
+			    fdt_get_name(src, soff, NULL));
+		if (!strcmp(pname, "phandle") || !strcmp(pname, "linux,phandle"))
+			continue;
+		check(fdt_setprop(dst, doff, pname, val, len), "copy a property");
+	}
+
+	fdt_for_each_subnode(c, src, soff) {
+		if (nchild == (int)(sizeof(child) / sizeof(child[0])))
+			die("%s: %s: too many subnodes", board_path,
+			    fdt_get_name(src, soff, NULL));
+		child[nchild++] = c;
+	}
+	/* fdt_add_subnode() prepends: add in reverse to keep the order. */
+	while (nchild--) {
+		c = child[nchild];
+		copy_node(dst, doff, src, c, fdt_get_name(src, c, NULL));
+	}
+	return doff;
+}
+
+/* Offset of the node @name under @parent in @fdt, by path. */
+static int node_by_path(const void *fdt, const char *a, const char *b)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", a, b);
+	return fdt_path_offset(fdt, path);
+}
+
+/*
+ * Copy the board's cpu-map under @dpath in @dst, recursively, translating
+ * "cpu" phandles from board CPU i to QEMU CPU i.
+ */
+static void copy_cpu_map(void *dst, const char *dpath, const void *src,
+			 int soff, const int *board_cpu, const uint32_t *qemu_ph,
+			 int ncpus)
+{
+	int child[64], nchild = 0, c, doff, len, i;
+	const fdt32_t *ph = fdt_getprop(src, soff, "cpu", &len);
+
+	doff = fdt_path_offset(dst, dpath);
+	check(doff, "find the new cpu-map");
+	if (ph) {
+		int target;
+
+		if (len != sizeof(*ph))
+			die("%s: cpu-map %s: 'cpu' is not one phandle", board_path,
+			    fdt_get_name(src, soff, NULL));
+		target = fdt_node_offset_by_phandle(src, fdt32_to_cpu(*ph));
+		for (i = 0; i < ncpus; i++)
+			if (board_cpu[i] == target)
+				break;
+		if (i == ncpus)
+			die("%s: cpu-map %s points to no CPU node", board_path,
+			    fdt_get_name(src, soff, NULL));
+		check(fdt_setprop_u32(dst, doff, "cpu", qemu_ph[i]),
+		      "set a cpu-map phandle");
+	}
+
+	fdt_for_each_subnode(c, src, soff) {
+		if (nchild == (int)(sizeof(child) / sizeof(child[0])))
+			die("%s: cpu-map: too many subnodes", board_path);
+		child[nchild++] = c;
+	}
+	while (nchild--) {
+		const char *name = fdt_get_name(src, child[nchild], NULL);
+		char path[256];
+
+		doff = fdt_path_offset(dst, dpath);
+		check(fdt_add_subnode(dst, doff, name), "add a cpu-map node");
+		snprintf(path, sizeof(path), "%s/%s", dpath, name);
+		copy_cpu_map(dst, path, src, child[nchild], board_cpu, qemu_ph,
+			     ncpus);
+	}
+}
+
+static uint32_t new_phandle(void *fdt)
+{
+	uint32_t ph;
+
+	check(fdt_generate_phandle(fdt, &ph), "allocate a phandle");
+	return ph;
+}
+
+static void write_dtb(const char *path, void *fdt)
+{
+	FILE *f;
+	int err = fdt_pack(fdt);
+
+	if (err)
+		die("cannot pack the output tree: %s", fdt_strerror(err));
+	f = fopen(path, "wb");
+	if (!f || fwrite(fdt, 1, fdt_totalsize(fdt), f) != fdt_totalsize(fdt) ||
+	    fclose(f)) {
+		remove(path);
+		die("%s: cannot write: %s", path, strerror(errno));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int bcpu[MAX_CPUS], qcpu[MAX_CPUS], nb, nq, i, j, root, cpus, map;
+	uint32_t qph[MAX_CPUS], table_ph[MAX_CPUS], clk_ph[MAX_CPUS];
+	int table_off[MAX_CPUS], ntables = 0;
+	const char *model;
+	char buf[256];
+	void *q, *b;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s QEMU.dtb BOARD.dtb OUT.dtb\n", argv[0]);
+		return 2;
+	}
+	qemu_path = argv[1];
+	board_path = argv[2];
+	q = load_dtb(qemu_path, EXTRA_SPACE);
+	b = load_dtb(board_path, 0);
+
+	nb = cpu_nodes(b, board_path, bcpu);
+	nq = cpu_nodes(q, qemu_path, qcpu);
+	if (nb != nq)
+		die("%s has %d CPUs but %s has %d; start QEMU with -smp %d",
+		    board_path, nb, qemu_path, nq, nb);
+
+	/* QEMU CPU i is the node whose reg is i (its MPIDR). */
+	for (i = 0; i < nq; i++) {
+		for (j = 0; j < nq; j++)
+			if (get_u32(q, qemu_path, qcpu[j], "reg") == (uint32_t)i)
+				break;
+		if (j == nq)
+			die("%s: no cpu node with reg = <%d>", qemu_path, i);
+		qph[i] = fdt_get_phandle(q, qcpu[j]);
+		if (!qph[i]) {
+			qph[i] = new_phandle(q);
+			check(fdt_setprop_u32(q, qcpu[j], "phandle", qph[i]),
+			      "set a CPU phandle");
+		}
+	}
+
+	root = fdt_path_offset(q, "/");
+	/* One copied OPP table and one cluster clock per distinct table. */
+	for (i = 0; i < nb; i++) {
+		uint32_t ph = get_u32(b, board_path, bcpu[i], "operating-points-v2");
+		int toff = fdt_node_offset_by_phandle(b, ph);
+
+		if (toff < 0)
+			die("%s: %s: operating-points-v2 points to no node",
+			    board_path, fdt_get_name(b, bcpu[i], NULL));
+		for (j = 0; j < ntables; j++)
+			if (table_off[j] == toff)
+				break;
+		if (j == ntables) {
+			const char *name = fdt_get_name(b, toff, NULL);
+			int doff, coff;
+
+			table_off[ntables++] = toff;
+			if (node_by_path(q, "", name) >= 0)
+				die("%s already has a node /%s", qemu_path, name);
+			doff = copy_node(q, root, b, toff, name);
+			table_ph[j] = new_phandle(q);
+			check(fdt_setprop_u32(q, doff, "phandle", table_ph[j]),
+			      "set an OPP table phandle");
+
+			snprintf(buf, sizeof(buf), "cluster-clock-%d", j);
+			root = fdt_path_offset(q, "/");
+			coff = fdt_add_subnode(q, root, buf);
+			check(coff, "add a cluster clock");
+			check(fdt_setprop_string(q, coff, "compatible",
+						 "linux,virt-cluster-clock"),
+			      "set a clock compatible");
+			check(fdt_setprop_u32(q, coff, "#clock-cells", 0),
+			      "set #clock-cells");
+			snprintf(buf, sizeof(buf), "cluster%d", j);
+			check(fdt_setprop_string(q, coff, "clock-output-names",
+						 buf), "set a clock name");
+			check(fdt_setprop_u32(q, coff, "operating-points-v2",
+					      table_ph[j]), "link a clock to its OPPs");
+			clk_ph[j] = new_phandle(q);
+			check(fdt_setprop_u32(q, coff, "phandle", clk_ph[j]),
+			      "set a clock phandle");
+		}
+
+		/* Offsets moved: look the QEMU CPU node up again. */
+		snprintf(buf, sizeof(buf), "/cpus/cpu@%x", i);
+		qcpu[i] = fdt_path_offset(q, buf);
+		if (qcpu[i] < 0)
+			die("%s: no %s", qemu_path, buf);
+		copy_prop(q, qcpu[i], b, bcpu[i], "compatible");
+		check(fdt_setprop_u32(q, qcpu[i], "capacity-dmips-mhz",
+				      get_u32(b, board_path, bcpu[i],
+					      "capacity-dmips-mhz")),
+		      "set capacity-dmips-mhz");
+		check(fdt_setprop_u32(q, qcpu[i], "dynamic-power-coefficient",
+				      get_u32(b, board_path, bcpu[i],
+					      "dynamic-power-coefficient")),
+		      "set dynamic-power-coefficient");
+		check(fdt_setprop_u32(q, qcpu[i], "operating-points-v2",
+				      table_ph[j]), "set operating-points-v2");
+		check(fdt_setprop_u32(q, qcpu[i], "clocks", clk_ph[j]),
+		      "set clocks");
+		root = fdt_path_offset(q, "/");
+	}
+
+	/* The board's cpu-map replaces QEMU's. */
+	map = node_by_path(b, "/cpus", "cpu-map");
+	if (map < 0)
+		die("%s: no /cpus/cpu-map; the board's clusters are unknown",
+		    board_path);
+	i = node_by_path(q, "/cpus", "cpu-map");
+	if (i >= 0)
+		check(fdt_del_node(q, i), "delete QEMU's cpu-map");
+	cpus = fdt_path_offset(q, "/cpus");
+	check(fdt_add_subnode(q, cpus, "cpu-map"), "add the cpu-map");
+	copy_cpu_map(q, "/cpus/cpu-map", b, map, bcpu, qph, nb);
+
+	model = fdt_getprop(b, 0, "model", NULL);
+	snprintf(buf, sizeof(buf), "Virtual %s (QEMU virt)",
+		 model ? model : "board");
+	check(fdt_setprop_string(q, 0, "model", buf), "set the model");
+
+	write_dtb(argv[3], q);
+	return 0;
+}
