@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Energy-Aware Scheduling on the Odroid-XU3/XU4, and the virtual XU4.
+#
+#   make run      install what is missing, build the kernel, boot the virtual
+#                 XU4 and show its Energy Model and EAS state
+#   make check    run every test; ends with "N passed, N failed"
+#   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
+#
+# Build products live in build/ (git-ignored).
+
+SHELL := /bin/bash
+BUILD := build
+KOBJ := $(BUILD)/obj
+DTBDIR := $(KOBJ)/arch/arm/boot/dts/samsung
+BOARD_DTB := $(DTBDIR)/exynos5422-odroidxu4.dtb
+HOSTCC ?= gcc
+HOSTCFLAGS := -O2 -Wall -Wextra
+export CCACHE_DIR ?= $(HOME)/.cache/ccache
+
+.PHONY: all run check odroid deps kernel vxu4 initramfs tools clean help
+
+all: run
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	@scripts/deps.sh
+
+kernel: deps
+	@scripts/kernel.sh build
+
+$(BUILD)/vxu4-dtb: scripts/vxu4-dtb.c | deps
+	@mkdir -p $(BUILD)
+	$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lfdt
+
+# The virtual board's DTB: QEMU's own, plus the CPU description of the XU4
+# DTB that the kernel build just made.
+vxu4: kernel $(BUILD)/vxu4-dtb
+	@scripts/vxu4.sh dumpdtb $(BUILD)/qemu-virt.dtb
+	@$(BUILD)/vxu4-dtb $(BUILD)/qemu-virt.dtb $(BOARD_DTB) $(BUILD)/vxu4.dtb
+	@echo "==> build/vxu4.dtb: QEMU virt + CPUs, OPPs and cpu-map of $(notdir $(BOARD_DTB))"
+
+initramfs: deps
+	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz scripts/guest/init
+
+tools: deps
+	@$(MAKE) -s -C tools/power/eas
+
+run: vxu4 initramfs
+	@scripts/vxu4.sh boot vxu4.mode=run
+
+check: vxu4 initramfs tools
+	@scripts/check.sh
+
+odroid: kernel
+	@scripts/odroid.sh
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/vxu4.dtb $(BUILD)/qemu-virt.dtb \
+		$(BUILD)/vxu4-dtb $(BUILD)/initramfs.cpio.gz $(BUILD)/odroid
+	-$(MAKE) -s -C tools/power/eas clean

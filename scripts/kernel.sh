@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Prepare and build the kernel: Debian's linux-source-6.12 unpacked into a
+# git-ignored folder, our overlay laid over it, patches/series applied with
+# quilt, exynos_defconfig + our fragments, built with ccache into build/obj.
+#
+# Usage: scripts/kernel.sh prepare|config|build|version
+#   prepare  unpack (once), overlay, (re)apply the patch series
+#   config   write build/obj/.config (only replaced when it changes)
+#   build    prepare + config + make zImage, modules, dtbs
+#   version  print the kernel release being built
+#
+# Environment: JOBS (default: cores + 1), KTAR (the source tarball).
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+ktar=${KTAR:-/usr/src/linux-source-6.12.tar.xz}
+ksrc=$build/linux-source-6.12
+kobj=$build/obj
+jobs=${JOBS:-$(($(nproc) + 1))}
+fragments="$top/arch/arm/configs/eas.config $top/arch/arm/configs/vxu4.config"
+# Everything in these folders is laid over the kernel tree, file by file.
+overlay_dirs="arch drivers include kernel Documentation"
+
+export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+export KBUILD_BUILD_USER=odroid-eas KBUILD_BUILD_HOST=build
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf 'kernel.sh: %s\n' "$*" >&2; exit 1; }
+
+unpack() {
+	[ -f "$ksrc/.unpacked" ] && return 0
+	[ -f "$ktar" ] || die "$ktar is missing: install Debian's linux-source-6.12 package (make deps)"
+	say "unpacking $(basename "$ktar") into build/ (about 1 min)"
+	rm -rf "$ksrc"
+	mkdir -p "$build"
+	tar -C "$build" -xf "$ktar" --checkpoint=20000 --checkpoint-action=dot
+	echo
+	[ -f "$ksrc/Makefile" ] || die "$ktar did not unpack to $ksrc"
+	touch "$ksrc/.unpacked"
+}
+
+overlay() {
+	local d
+	for d in $overlay_dirs; do
+		[ -d "$top/$d" ] || continue
+		# -c: only files whose content changed are written (and so rebuilt)
+		rsync -rc "$top/$d/" "$ksrc/$d/"
+	done
+}
+
+# Apply patches/series with quilt. When the series or a patch changed since
+# the last run, pop everything and push the new series.
+patches() (
+	local applied=$build/patches.applied
+	export QUILT_PATCHES=$top/patches QUILT_PC=.pc
+	cd "$ksrc"
+	if [ -d "$applied" ] && diff -rq "$top/patches" "$applied" >/dev/null; then
+		return 0
+	fi
+	if [ -d .pc ]; then
+		say "patch series changed: popping the old one"
+		# The old patches are gone from patches/: pop with their copies.
+		QUILT_PATCHES=$applied quilt pop -aqf >/dev/null || die "quilt pop failed in $ksrc; rm -rf build/linux-source-6.12 and retry"
+		rm -rf .pc
+	fi
+	say "applying patches/series ($(grep -c . "$top/patches/series") patches)"
+	if ! quilt push -aq >"$build/quilt.log" 2>&1; then
+		cat "$build/quilt.log" >&2
+		die "a patch in patches/series does not apply to $(version): see above"
+	fi
+	rm -rf "$applied"
+	cp -r "$top/patches" "$applied"
+)
+
+version() {
+	make -s -C "$ksrc" kernelversion
+}
+
+config() {
+	local new=$build/config.new
+	mkdir -p "$kobj"
+	make -s -C "$ksrc" O="$build/config-gen" exynos_defconfig >/dev/null
+	"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$build/config-gen" \
+		"$build/config-gen/.config" $fragments >/dev/null
+	make -s -C "$ksrc" O="$build/config-gen" olddefconfig >/dev/null
+	cp "$build/config-gen/.config" "$new"
+	# Every fragment line must have survived: a dropped one is a typo or
+	# an unmet dependency, and would silently change what we test.
+	local frag line sym
+	for frag in $fragments; do
+		while read -r line; do
+			case "$line" in
+			CONFIG_*=*) grep -qxF "$line" "$new" ||
+				die "$(basename "$frag"): '$line' did not survive olddefconfig (now: $(grep "^${line%%=*}=\|# ${line%%=*} " "$new" || echo unset))" ;;
+			"# CONFIG_"*" is not set")
+				sym=${line#\# }; sym=${sym%% *}
+				! grep -q "^$sym=" "$new" ||
+				die "$(basename "$frag"): $sym must be unset but is $(grep "^$sym=" "$new")" ;;
+			esac
+		done <"$frag"
+	done
+	if ! cmp -s "$new" "$kobj/.config"; then
+		say "kernel config changed: writing build/obj/.config"
+		cp "$new" "$kobj/.config"
+	fi
+}
+
+kbuild() {
+	local log=$build/kernel-build.log start=$SECONDS
+	command -v ccache >/dev/null || die "ccache is missing (make deps)"
+	say "building Linux $(version) for ARM (exynos_defconfig + eas + vxu4), $jobs jobs, log: build/kernel-build.log"
+	say "a cold build takes about 20 min on 2 cores; a warm one about 1 min"
+	set +e
+	make -C "$ksrc" O="$kobj" CC="ccache ${CROSS_COMPILE}gcc" -j"$jobs" \
+		zImage modules dtbs 2>&1 | tee "$log" |
+		awk -v start="$start" '
+			/^  [A-Z]/ { n++ }
+			/error:|Error [0-9]/ { print }
+			n && n % 500 == 0 && n != last { last = n; printf "    ... %d files built\n", n; fflush() }'
+	local rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" -ne 0 ]; then
+		tail -30 "$log" >&2
+		die "kernel build failed (exit $rc): full log in build/kernel-build.log"
+	fi
+	say "built $(cat "$kobj/include/config/kernel.release") in $((SECONDS - start)) s: build/obj/arch/arm/boot/zImage"
+}
+
+case "${1:-}" in
+prepare) unpack; overlay; patches ;;
+config) unpack; overlay; patches; config ;;
+build) unpack; overlay; patches; config; kbuild ;;
+version) version ;;
+*) echo "usage: $0 prepare|config|build|version" >&2; exit 2 ;;
+esac

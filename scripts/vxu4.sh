@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The virtual Odroid-XU4: QEMU "virt", Cortex-A15, 8 vCPUs.
+#
+# Usage:
+#   scripts/vxu4.sh dumpdtb OUT.dtb
+#       QEMU's own device tree for exactly the machine that boot starts.
+#   scripts/vxu4.sh boot [KERNEL_ARGS...]
+#       Boot build/obj's zImage with build/vxu4.dtb and build/initramfs.cpio.gz,
+#       console on stdout, until the guest powers off or VXU4_TIMEOUT seconds
+#       (default 900) pass. Exit 0 only when the guest powered off.
+#
+# Environment: VXU4_TIMEOUT, VXU4_LOG (also write the console there).
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+machine=(-machine virt -cpu cortex-a15 -smp 8 -m 1024)
+
+case "${1:-}" in
+dumpdtb)
+	[ $# -eq 2 ] || { echo "usage: $0 dumpdtb OUT.dtb" >&2; exit 2; }
+	qemu-system-arm "${machine[@]}" -machine dumpdtb="$2" -nodefaults \
+		-display none >/dev/null
+	;;
+boot)
+	shift
+	kernel=$build/obj/arch/arm/boot/zImage
+	for f in "$kernel" "$build/vxu4.dtb" "$build/initramfs.cpio.gz"; do
+		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }
+	done
+	log=${VXU4_LOG:-/dev/null}
+	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs on $(nproc) host cores; about 1-2 min)"
+	set +e
+	timeout --foreground -k 10 "${VXU4_TIMEOUT:-900}" \
+		qemu-system-arm "${machine[@]}" -nodefaults -display none \
+		-no-reboot -serial stdio -monitor none \
+		-kernel "$kernel" -dtb "$build/vxu4.dtb" \
+		-initrd "$build/initramfs.cpio.gz" \
+		-append "console=ttyAMA0 quiet sched_verbose $*" </dev/null |
+		tee "$log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	if [ "$rc" -eq 124 ]; then
+		echo "vxu4.sh: the guest did not power off within ${VXU4_TIMEOUT:-900} s" >&2
+		exit 1
+	fi
+	exit "$rc"
+	;;
+*)
+	echo "usage: $0 dumpdtb OUT.dtb | boot [KERNEL_ARGS...]" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# System test of the virtual Odroid-XU4: boot it with vxu4.mode=check and
+# assert, from the guest's "@..." lines, that
+#  - its Energy Model in debugfs equals, state by state, what eas-em
+#    computes from the board's exynos5422-odroidxu4.dtb;
+#  - EAS started, with both perf domains (the kernel's sched_verbose lines);
+#  - both cpufreq policies run schedutil, made frequency transitions, and
+#    the cluster clocks report the frequency cpufreq set;
+#  - capacities are the board's, and the sched domains are MC {0-3},
+#    MC {4-7}, PKG {0-7} with the asymmetric capacity flags at PKG only.
+#
+# Usage: system-test.sh [CONSOLE_LOG]  (with a log: no boot, only assert)
+
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=$top/build
+board_dtb=$build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
+eas_em=$top/tools/power/eas/eas-em
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+nok() {
+	echo "not ok - $1"
+	shift
+	for l in "$@"; do echo "    $l"; done
+	failed=$((failed + 1))
+}
+# expect NAME EXPECTED ACTUAL
+expect() {
+	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "expected: $2" "got:      $3"; fi
+}
+finish() {
+	echo "system: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+if [ $# -ge 1 ]; then
+	log=$1
+else
+	log=$build/system-test.log
+	VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=check >/dev/null
+	echo "(console log: build/system-test.log)"
+fi
+tr -d '\r' <"$log" >"$tmp/log"
+
+if grep -qx "@end" "$tmp/log"; then
+	ok "guest booted and reported (@begin..@end)"
+else
+	nok "guest booted and reported (@begin..@end)" "no @end in $log:" \
+		"$(tail -5 "$tmp/log")"
+	finish
+fi
+at() { sed -n "s/^@$1 //p" "$tmp/log"; }
+
+# --- Energy Model: debugfs vs the host computation from the board DTB
+if ! "$eas_em" compute --format=debugfs "$board_dtb" >"$tmp/em.host" 2>"$tmp/em.err"; then
+	nok "eas-em computes the EM of $(basename "$board_dtb")" "$(cat "$tmp/em.err")"
+	finish
+fi
+at em | LC_ALL=C sort >"$tmp/em.guest"
+pds=$(sed -n 's#^energy_model/\([^/]*\)/.*#\1#p' "$tmp/em.host" | sort -u)
+expect "perf domains in debugfs are those computed" "$(echo $pds)" \
+	"$(sed -n 's#^energy_model/\([^/]*\)/.*#\1#p' "$tmp/em.guest" | sort -u | xargs)"
+for pd in $pds; do
+	for f in cpus flags; do
+		expect "$pd/$f" "$(grep "^energy_model/$pd/$f " "$tmp/em.host")" \
+			"$(grep "^energy_model/$pd/$f " "$tmp/em.guest")"
+	done
+	for ps in $(sed -n "s#^energy_model/$pd/\(ps:[0-9]*\)/.*#\1#p" "$tmp/em.host" | sort -u -t: -k2 -n); do
+		h=$(grep "^energy_model/$pd/$ps/" "$tmp/em.host" | sed "s#^energy_model/$pd/$ps/##" | xargs)
+		g=$(grep "^energy_model/$pd/$ps/" "$tmp/em.guest" | sed "s#^energy_model/$pd/$ps/##" | xargs)
+		expect "$pd $ps equals the host computation" "$h" "$g"
+	done
+	expect "$pd has no perf state the host did not compute" \
+		"$(grep -c "^energy_model/$pd/" "$tmp/em.host")" \
+		"$(grep -c "^energy_model/$pd/" "$tmp/em.guest")"
+done
+# What the issue promises, in plain numbers.
+states() { grep -o "^energy_model/$1/ps:[0-9]*" "$tmp/em.guest" | sort -u | cut -d: -f2 | sort -n; }
+expect "cpu0: 13 perf states 200000..1400000 kHz" "13 200000 1400000" \
+	"$(states cpu0 | wc -l) $(states cpu0 | head -1) $(states cpu0 | tail -1)"
+expect "cpu4: 19 perf states 200000..2000000 kHz" "19 200000 2000000" \
+	"$(states cpu4 | wc -l) $(states cpu4 | head -1) $(states cpu4 | tail -1)"
+
+# --- EAS, by the kernel's own evidence (sched_verbose)
+at dmesg >"$tmp/dmesg"
+expect "EM: created perf domain, twice" 2 "$(grep -c "EM: created perf domain" "$tmp/dmesg")"
+if grep -q "sched_energy_set: starting EAS" "$tmp/dmesg"; then
+	ok "EAS started (sched_energy_set: starting EAS, after $(at eas_waited) s)"
+else
+	nok "EAS started" "no 'starting EAS'; kernel said:" "$(grep -E "Checking EAS|pd_init" "$tmp/dmesg")"
+fi
+rd=$(grep "root_domain" "$tmp/dmesg" | tail -1)
+expect "root_domain 0-7 has pd4 (19 states) and pd0 (13 states)" \
+	"root_domain 0-7: pd4:{ cpus=4-7 nr_pstate=19 } pd0:{ cpus=0-3 nr_pstate=13 }" \
+	"$(echo "$rd" | grep -o "root_domain.*")"
+expect "no EAS stop after the start" 0 \
+	"$(sed -n '/starting EAS/,$p' "$tmp/dmesg" | grep -c "stopping EAS")"
+
+# --- cpufreq policies
+pol() { at policy | grep "^$1 " | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+expect "two cpufreq policies" "policy0 policy4" "$(at policy | cut -d' ' -f1 | xargs)"
+for p in policy0 policy4; do
+	expect "$p governor" schedutil "$(pol $p governor)"
+	t=$(pol $p total_trans)
+	if [ "${t:-0}" -gt 0 ] 2>/dev/null; then
+		ok "$p made frequency transitions ($t)"
+	else
+		nok "$p made frequency transitions" "total_trans=$t"
+	fi
+	expect "$p: the cluster clock runs at the frequency cpufreq set" \
+		"$(pol $p scaling_cur_freq)" "$(pol $p cpuinfo_cur_freq)"
+done
+expect "policy0 related CPUs" "0,1,2,3" "$(pol policy0 related_cpus)"
+expect "policy4 related CPUs" "4,5,6,7" "$(pol policy4 related_cpus)"
+expect "policy0 cpuinfo_max_freq" 1400000 "$(pol policy0 cpuinfo_max_freq)"
+expect "policy4 cpuinfo_max_freq" 2000000 "$(pol policy4 cpuinfo_max_freq)"
+
+# --- capacities: the top perf state's performance of each CPU's domain
+"$eas_em" compute --format=json "$board_dtb" >"$tmp/em.json"
+for c in 0 1 2 3 4 5 6 7; do
+	want=$(python3 -c '
+import json, sys
+for pd in json.load(open(sys.argv[1]))["perf_domains"]:
+    if int(sys.argv[2]) in pd["cpus"]:
+        print(pd["capacity"])' "$tmp/em.json" $c)
+	expect "cpu$c capacity" "$want" "$(at capacity | sed -n "s/^cpu$c //p")"
+done
+
+# --- sched domains: MC per cluster, PKG over all, asym flags at PKG only
+for c in 0 1 2 3 4 5 6 7; do
+	if [ $c -lt 4 ]; then mc=0-3; else mc=4-7; fi
+	d=$(at domain | grep "^cpu$c ")
+	expect "cpu$c sched domains" "0 MC $mc;1 PKG 0-7" \
+		"$(echo "$d" | cut -d' ' -f2-4 | paste -sd';')"
+	pkgflags=$(echo "$d" | awk '$3 == "PKG" { print $5 }')
+	mcflags=$(echo "$d" | awk '$3 == "MC" { print $5 }')
+	case ",$pkgflags," in
+	*,SD_ASYM_CPUCAPACITY,*SD_ASYM_CPUCAPACITY_FULL,*) ok "cpu$c PKG has SD_ASYM_CPUCAPACITY(_FULL)" ;;
+	*) nok "cpu$c PKG has SD_ASYM_CPUCAPACITY(_FULL)" "flags: $pkgflags" ;;
+	esac
+	case ",$mcflags," in
+	*ASYM_CPUCAPACITY*) nok "cpu$c MC has no asym capacity flag" "flags: $mcflags" ;;
+	,,) nok "cpu$c MC has no asym capacity flag" "no MC flags read" ;;
+	*) ok "cpu$c MC has no asym capacity flag" ;;
+	esac
+done
+
+finish
