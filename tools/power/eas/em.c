@@ -1,0 +1,914 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Energy Model of Linux 6.12 on arm32, computed from a DTB.
+ *
+ * This follows, step by step and with the same integer types, what the
+ * kernel does with the device tree:
+ *
+ *   arch/arm/kernel/devtree.c      logical CPU numbers, boot CPU first
+ *   drivers/cpufreq/cpufreq-dt.c   one policy per opp-shared OPP table
+ *   drivers/opp/of.c, core.c       OPPs, P = coeff * mV^2 * MHz / 10^6 uW
+ *   arch/arm/kernel/topology.c,
+ *   drivers/base/arch_topology.c   CPU capacity, early and final
+ *   kernel/power/energy_model.c    performance, cost, inefficient states
+ *
+ * What the DT alone cannot say (the boot CPU, clock rates at boot, the
+ * regulators' voltage ranges) is assumed as documented in em.h.
+ */
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <libfdt.h>
+
+#include "em.h"
+
+#define ULONG32_MAX	UINT32_MAX
+#define HZ_PER_KHZ	1000U
+#define DTB_MAX_SIZE	(64U << 20)
+
+static void em_vmsg(struct em_model *m, char *buf, int node,
+		    const char *prop, const char *fmt, va_list ap)
+{
+	char path[256] = "";
+	char text[EM_MSG_LEN];
+	int n;
+
+	if (node >= 0 && m->fdt &&
+	    fdt_get_path(m->fdt, node, path, sizeof(path)))
+		snprintf(path, sizeof(path), "(node at offset %d)", node);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	n = snprintf(buf, EM_MSG_LEN, "%s", m->file);
+	if (node >= 0 && n < EM_MSG_LEN)
+		n += snprintf(buf + n, EM_MSG_LEN - n, ": %s", path);
+	if (prop && n < EM_MSG_LEN)
+		n += snprintf(buf + n, EM_MSG_LEN - n, ": %s", prop);
+	if (n < EM_MSG_LEN)
+		snprintf(buf + n, EM_MSG_LEN - n, ": %s", text);
+}
+
+/* Record why there is no EM; the caller returns the -1 */
+static int __printf(4, 5)
+em_fail(struct em_model *m, int node, const char *prop, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	em_vmsg(m, m->error, node, prop, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Record something the kernel does that one may not expect */
+static void __printf(4, 5)
+em_note(struct em_model *m, int node, const char *prop, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (m->nr_notes == EM_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	em_vmsg(m, m->notes[m->nr_notes++], node, prop, fmt, ap);
+	va_end(ap);
+}
+
+static uint32_t em_be32(const void *p)
+{
+	fdt32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return fdt32_to_cpu(v);
+}
+
+static uint64_t em_be64(const void *p)
+{
+	fdt64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return fdt64_to_cpu(v);
+}
+
+static bool em_has_prop(struct em_model *m, int node, const char *name)
+{
+	return fdt_getprop(m->fdt, node, name, NULL);
+}
+
+/* A string property, or NULL if absent or not NUL-terminated */
+static const char *em_string(struct em_model *m, int node, const char *name,
+			     int *len)
+{
+	const char *s = fdt_getprop(m->fdt, node, name, len);
+
+	if (!s || *len <= 0 || !memchr(s, '\0', *len))
+		return NULL;
+	return s;
+}
+
+/* of_property_read_u32(), but a cell count other than one is bad input */
+static int em_read_u32(struct em_model *m, int node, const char *name,
+		       uint32_t *val, bool *present)
+{
+	const void *p;
+	int len;
+
+	p = fdt_getprop(m->fdt, node, name, &len);
+	*present = p;
+	if (!p)
+		return 0;
+	if (len != 4)
+		return em_fail(m, node, name,
+			       "%d bytes, want one cell (4 bytes); fix: %s = <value>",
+			       len, name);
+	*val = em_be32(p);
+	return 0;
+}
+
+/* drivers/of/base.c: of_device_is_available() */
+static bool em_available(struct em_model *m, int node)
+{
+	const char *s;
+	int len;
+
+	if (!fdt_getprop(m->fdt, node, "status", &len))
+		return true;
+	s = em_string(m, node, "status", &len);
+	return s && (!strcmp(s, "okay") || !strcmp(s, "ok"));
+}
+
+/* drivers/of/base.c: __of_device_is_fail() */
+static bool em_failed(struct em_model *m, int node)
+{
+	const char *s;
+	int len;
+
+	s = em_string(m, node, "status", &len);
+	return s && (!strcmp(s, "fail") || !strncmp(s, "fail-", 5));
+}
+
+/* of_get_next_cpu_node(): named "cpu" or of device_type "cpu" */
+static bool em_is_cpu_node(struct em_model *m, int node)
+{
+	const char *name = fdt_get_name(m->fdt, node, NULL);
+	const char *type;
+	int len;
+
+	if (name && strcspn(name, "@") == 3 && !strncmp(name, "cpu", 3))
+		return true;
+	type = em_string(m, node, "device_type", &len);
+	return type && !strcmp(type, "cpu");
+}
+
+static int em_read_file(struct em_model *m)
+{
+	size_t size = 0, alloc = 0, n;
+	char *buf = NULL, *tmp;
+	FILE *f;
+	int err;
+
+	f = fopen(m->file, "rb");
+	if (!f)
+		return em_fail(m, -1, NULL,
+			       "cannot open: %s; fix: check the path (the board DTBs are built by 'make dtbs' into $(O)/arch/arm/boot/dts/samsung)",
+			       strerror(errno));
+	do {
+		if (size == alloc) {
+			alloc = alloc ? alloc * 2 : 65536;
+			tmp = realloc(buf, alloc);
+			if (!tmp) {
+				free(buf);
+				fclose(f);
+				return em_fail(m, -1, NULL, "out of memory");
+			}
+			buf = tmp;
+		}
+		n = fread(buf + size, 1, alloc - size, f);
+		size += n;
+	} while (n && size <= DTB_MAX_SIZE);
+	err = ferror(f) ? errno : 0;
+	fclose(f);
+	m->fdt = buf;
+
+	if (err)
+		return em_fail(m, -1, NULL, "cannot read: %s; fix: pass a .dtb file",
+			       strerror(err));
+	if (size > DTB_MAX_SIZE)
+		return em_fail(m, -1, NULL,
+			       "larger than %u MiB: not a DTB; fix: pass a .dtb file",
+			       DTB_MAX_SIZE >> 20);
+	if (size < 4 || fdt_magic(buf) != FDT_MAGIC)
+		return em_fail(m, -1, NULL,
+			       "not a flattened device tree (no magic 0x%08x); fix: pass a .dtb built by dtc, not a .dts or another file",
+			       FDT_MAGIC);
+	if (size < FDT_V17_SIZE)
+		return em_fail(m, -1, NULL,
+			       "truncated: %zu bytes, less than the %u of the header; fix: copy or rebuild the DTB",
+			       size, (unsigned int)FDT_V17_SIZE);
+	if (fdt_totalsize(buf) > size)
+		return em_fail(m, -1, NULL,
+			       "truncated: %zu bytes, the header says %u; fix: copy or rebuild the DTB",
+			       size, fdt_totalsize(buf));
+	err = fdt_check_full(buf, size);
+	if (err)
+		return em_fail(m, -1, NULL,
+			       "corrupt device tree: %s; fix: rebuild the DTB with dtc",
+			       fdt_strerror(err));
+	return 0;
+}
+
+/* arch/arm/kernel/devtree.c: arm_dt_init_cpu_maps(), boot CPU first */
+static int em_find_cpus(struct em_model *m)
+{
+	const void *reg[EM_NR_CPUS];
+	int reglen[EM_NR_CPUS];
+	int cpus, node, i;
+
+	cpus = fdt_path_offset(m->fdt, "/cpus");
+	if (cpus < 0)
+		return em_fail(m, -1, "/cpus",
+			       "node missing: the kernel finds no CPU, so no cpufreq and no EM; fix: pass a board DTB with its /cpus node, not an overlay");
+
+	fdt_for_each_subnode(node, m->fdt, cpus) {
+		const void *r;
+		int len;
+
+		if (em_failed(m, node) || !em_is_cpu_node(m, node))
+			continue;
+		r = fdt_getprop(m->fdt, node, "reg", &len);
+		if (!r || len < 4 || len % 4)
+			return em_fail(m, node, "reg",
+				       "%s: arm_dt_init_cpu_maps() cannot map the CPUs and keeps its default map; fix: reg = <MPIDR[23:0]>",
+				       r ? "not whole cells" : "missing");
+		for (i = 0; i < m->nr_cpus; i++)
+			if (reglen[i] == len && !memcmp(reg[i], r, len))
+				return em_fail(m, node, "reg",
+					       "same as cpu%d's: the kernel WARNs \"Duplicate /cpu reg properties in the DT\" and ignores the CPU map; fix: give each cpu node its own MPIDR",
+					       i);
+		if (m->nr_cpus == EM_NR_CPUS)
+			return em_fail(m, node, NULL,
+				       "more than %d cpu nodes: more than arm32's NR_CPUS allows; fix: remove cpu nodes",
+				       EM_NR_CPUS);
+		reg[m->nr_cpus] = r;
+		reglen[m->nr_cpus] = len;
+		m->cpu[m->nr_cpus].node = node;
+		m->cpu[m->nr_cpus].pd = -1;
+		m->nr_cpus++;
+	}
+	if (!m->nr_cpus)
+		return em_fail(m, cpus, NULL,
+			       "no cpu nodes (device_type = \"cpu\"): no cpufreq, no EM; fix: describe the CPUs under /cpus");
+	if (m->nr_cpus > EM_DEFCONFIG_NR_CPUS)
+		em_note(m, cpus, NULL,
+			"%d cpu nodes: a kernel with exynos_defconfig's NR_CPUS=%d ignores the ones after cpu%d",
+			m->nr_cpus, EM_DEFCONFIG_NR_CPUS,
+			EM_DEFCONFIG_NR_CPUS - 1);
+	return 0;
+}
+
+/* of_parse_phandle(cpu, "operating-points-v2", 0) for every CPU */
+static int em_find_opp_tables(struct em_model *m)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		int node = m->cpu[cpu].node, len, table;
+		const void *p;
+		uint32_t ph;
+
+		p = fdt_getprop(m->fdt, node, "operating-points-v2", &len);
+		if (!p && em_has_prop(m, node, "operating-points"))
+			return em_fail(m, node, "operating-points",
+				       "legacy v1 OPP table: eas-em reads operating-points-v2 only; fix: convert it to an operating-points-v2 table");
+		if (!p)
+			return em_fail(m, node, "operating-points-v2",
+				       "missing: cpufreq-dt finds no OPP for cpu%d (\"cpu cpu%d: OPP table can't be empty\") and fails to probe: no cpufreq, no EM; fix: add operating-points-v2 = <&opp_table> to every cpu node",
+				       cpu, cpu);
+		if (len < 4 || len % 4)
+			return em_fail(m, node, "operating-points-v2",
+				       "%d bytes, want a phandle (one cell, 4 bytes): cpufreq-dt finds no OPP table and fails to probe (no EM); fix: operating-points-v2 = <&opp_table>",
+				       len);
+		ph = em_be32(p);
+		table = fdt_node_offset_by_phandle(m->fdt, ph);
+		if (table < 0)
+			return em_fail(m, node, "operating-points-v2",
+				       "phandle 0x%x points to no node: cpufreq-dt finds no OPP table for cpu%d and fails to probe (no EM); fix: point it at an existing OPP table, operating-points-v2 = <&label>",
+				       ph, cpu);
+		m->cpu[cpu].opp_table = table;
+	}
+	return 0;
+}
+
+/*
+ * cpufreq-dt: dt_cpufreq_early_init() for each CPU in turn; an opp-shared
+ * table takes every CPU that points at it (dev_pm_opp_of_get_sharing_cpus).
+ */
+static int em_make_pds(struct em_model *m)
+{
+	int cpu, other;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		struct em_pd *pd = &m->pd[m->nr_pds];
+		int table = m->cpu[cpu].opp_table;
+
+		if (m->cpu[cpu].pd >= 0)
+			continue;
+		snprintf(pd->name, sizeof(pd->name), "cpu%d", cpu);
+		pd->first_cpu = cpu;
+		pd->cpus = 1U << cpu;
+		m->cpu[cpu].pd = m->nr_pds;
+		if (em_has_prop(m, table, "opp-shared")) {
+			for (other = 0; other < m->nr_cpus; other++) {
+				if (other == cpu ||
+				    m->cpu[other].opp_table != table)
+					continue;
+				pd->cpus |= 1U << other;
+				m->cpu[other].pd = m->nr_pds;
+			}
+		}
+		if (__builtin_popcount(pd->cpus) > EM_MAX_NUM_CPUS)
+			return em_fail(m, table, NULL,
+				       "shared by %d CPUs: \"cpu cpu%d: EM: too many CPUs, overflow possible\" (at most %d on 32-bit), no EM for pd cpu%d; fix: split the OPP table",
+				       __builtin_popcount(pd->cpus), cpu,
+				       EM_MAX_NUM_CPUS, cpu);
+		m->nr_pds++;
+	}
+	return 0;
+}
+
+/*
+ * drivers/opp/of.c: _parse_named_prop(), "opp-<type>" for one supply.
+ * Return 1 and the first cell in @first if present, 0 if absent, -1 on
+ * a count the OPP core refuses.
+ */
+static int em_opp_supply_prop(struct em_model *m, struct em_pd *pd, int node,
+			      const char *type, bool triplet, int *regulators,
+			      uint32_t *first)
+{
+	const void *p;
+	char name[32];
+	int len, count;
+
+	snprintf(name, sizeof(name), "opp-%s", type);
+	p = fdt_getprop(m->fdt, node, name, &len);
+	if (!p)
+		return 0;
+	if (len % 4)
+		return em_fail(m, node, name,
+			       "%d bytes, not whole cells: \"cpu %s: _parse_named_prop: Invalid %s property (-22)\", cpufreq-dt fails to probe (no EM); fix: %s = <value>",
+			       len, pd->name, name, name);
+	count = len / 4;
+	if (*regulators == -1)
+		*regulators = 1;
+	if (count != *regulators &&
+	    (!triplet || count != *regulators * 3)) {
+		const char *why =
+			"but the first OPP of the table has none: the OPP core counts 0 supplies";
+
+		if (*regulators)
+			why = triplet ? "want 1 (target) or 3 (target min max)" : "want 1";
+
+		return em_fail(m, node, name,
+			       "%d cells, %s: \"cpu %s: _parse_named_prop: Invalid number of elements in %s property (%d) with supplies (%d)\", cpufreq-dt fails to probe (no EM); fix: %s on every OPP",
+			       count, why, pd->name, type, count, *regulators,
+			       triplet ? "opp-microvolt = <uV> or <uV min max>" :
+					 "one cell");
+	}
+	*first = count ? em_be32(p) : 0;
+	return 1;
+}
+
+/* drivers/opp/of.c: _of_add_opp_table_v2() for the table of one policy */
+static int em_parse_opps(struct em_model *m, struct em_pd *pd)
+{
+	int cpu = pd->first_cpu, cpu_node = m->cpu[cpu].node;
+	int table = m->cpu[cpu].opp_table, node, nr = 0, i;
+	int regulators = -1;
+
+	/* cpufreq-dt: find_supply_name() on the policy CPU */
+	if ((cpu == 0 && em_has_prop(m, cpu_node, "cpu0-supply")) ||
+	    em_has_prop(m, cpu_node, "cpu-supply"))
+		regulators = 1;
+
+	fdt_for_each_subnode(node, m->fdt, table)
+		nr++;
+	pd->opps = calloc(nr ? nr : 1, sizeof(*pd->opps));
+	if (!pd->opps)
+		return em_fail(m, -1, NULL, "out of memory");
+
+	fdt_for_each_subnode(node, m->fdt, table) {
+		uint32_t uv = 0, ua = 0, uw = 0;
+		int has_uv, len;
+		struct em_opp opp;
+		const void *p;
+		uint64_t hz;
+
+		if (!em_available(m, node))
+			continue;
+
+		p = fdt_getprop(m->fdt, node, "opp-hz", &len);
+		if (!p)
+			return em_fail(m, node, "opp-hz",
+				       "missing: \"cpu %s: _opp_add_static_v2: opp key field not found\", cpufreq-dt fails to probe (no EM); fix: opp-hz = /bits/ 64 <Hz>",
+				       pd->name);
+		if (len / 8 != 1)
+			return em_fail(m, node, "opp-hz",
+				       "%d bytes, want one u64 (two cells): \"_read_rate: Count mismatch between opp-hz and clk_count (%d 1)\", cpufreq-dt fails to probe (no EM); fix: opp-hz = /bits/ 64 <Hz>",
+				       len, len / 8);
+		if (len % 8)
+			em_note(m, node, "opp-hz",
+				"%d bytes: the OPP core reads the first 8 and ignores the rest",
+				len);
+		hz = em_be64(p);
+		if (hz > ULONG32_MAX)
+			return em_fail(m, node, "opp-hz",
+				       "%llu Hz does not fit arm32's unsigned long: the OPP core WARNs and truncates it; fix: at most 4294967295 Hz",
+				       (unsigned long long)hz);
+
+		/* _opp_is_supported(): cpufreq-dt sets no supported_hw */
+		if (em_has_prop(m, node, "opp-supported-hw")) {
+			em_note(m, node, "opp-supported-hw",
+				"present but cpufreq-dt sets no supported hardware: the OPP core leaves this OPP out");
+			continue;
+		}
+
+		/* opp_parse_supplies() */
+		has_uv = em_opp_supply_prop(m, pd, node, "microvolt", true,
+					    &regulators, &uv);
+		if (has_uv < 0)
+			return -1;
+		if (!has_uv && !pd->nr_opps && regulators > 0)
+			return em_fail(m, node, "opp-microvolt",
+				       "missing on the first OPP while the table manages a regulator (cpu-supply): \"cpu %s: opp_parse_microvolt: opp-microvolt missing although OPP managing regulators\", cpufreq-dt fails to probe (no EM); fix: add opp-microvolt = <uV> to every OPP",
+				       pd->name);
+		if (em_opp_supply_prop(m, pd, node, "microamp", false,
+				       &regulators, &ua) < 0 ||
+		    em_opp_supply_prop(m, pd, node, "microwatt", false,
+				       &regulators, &uw) < 0)
+			return -1;
+		if (regulators == -1)
+			regulators = 0;
+
+		opp.rate = hz;
+		opp.u_volt = regulators > 0 ? uv : 0;
+		opp.u_watt = regulators > 0 ? uw : 0;
+		opp.turbo = em_has_prop(m, node, "turbo-mode");
+		opp.node = node;
+
+		/* _opp_add(): keep the list sorted, drop exact duplicates */
+		for (i = 0; i < pd->nr_opps; i++)
+			if (pd->opps[i].rate >= opp.rate)
+				break;
+		if (i < pd->nr_opps && pd->opps[i].rate == opp.rate) {
+			if (pd->opps[i].u_volt != opp.u_volt)
+				return em_fail(m, node, "opp-hz",
+					       "%u Hz twice with different voltages: \"cpu %s: _opp_is_duplicate: duplicate OPPs detected\" (-EEXIST), cpufreq-dt fails to probe (no EM); fix: remove one of the two OPPs",
+					       opp.rate, pd->name);
+			em_note(m, node, "opp-hz",
+				"%u Hz twice: the OPP core warns \"duplicate OPPs detected\" and keeps the first",
+				opp.rate);
+			continue;
+		}
+		memmove(&pd->opps[i + 1], &pd->opps[i],
+			(pd->nr_opps - i) * sizeof(*pd->opps));
+		pd->opps[i] = opp;
+		pd->nr_opps++;
+	}
+	if (!pd->nr_opps)
+		return em_fail(m, table, NULL,
+			       "no usable OPP: \"cpu %s: _of_add_opp_table_v2: no supported OPPs\", cpufreq-dt fails to probe (no EM); fix: add enabled opp nodes with opp-hz",
+			       pd->name);
+
+	/* cpufreq_frequency_table_cpuinfo(): boost (turbo) OPPs left out */
+	for (i = 0; i < pd->nr_opps; i++)
+		if (!pd->opps[i].turbo && pd->opps[i].rate / HZ_PER_KHZ > pd->max_freq)
+			pd->max_freq = pd->opps[i].rate / HZ_PER_KHZ;
+	if (!pd->max_freq)
+		return em_fail(m, table, NULL,
+			       "every OPP is turbo-mode: the cpufreq policy of %s has no frequency without boost and fails (no EM); fix: drop turbo-mode from the normal OPPs",
+			       pd->name);
+	if (pd->max_freq != pd->opps[pd->nr_opps - 1].rate / HZ_PER_KHZ)
+		em_note(m, table, NULL,
+			"turbo-mode OPPs: cpuinfo.max_freq of %s is %u kHz (boost off), its capacity is scaled to that, and the EM still has the turbo OPPs",
+			pd->name, pd->max_freq);
+	return 0;
+}
+
+/* drivers/base/arch_topology.c: topology_normalize_cpu_scale() */
+static void em_normalize(struct em_model *m, const uint32_t *raw,
+			 const uint32_t *fref, uint32_t *cap)
+{
+	uint64_t scale = 1, c;
+	int cpu;
+
+	/* u32 raw_capacity times unsigned long: a 32-bit product on arm32 */
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		c = (uint32_t)(raw[cpu] * fref[cpu]);
+		if (c > scale)
+			scale = c;
+	}
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		c = (uint32_t)(raw[cpu] * fref[cpu]);
+		cap[cpu] = (uint32_t)((c << SCHED_CAPACITY_SHIFT) / scale);
+	}
+}
+
+/* arch/arm/kernel/topology.c: table_efficiency[] */
+static uint32_t em_efficiency(struct em_model *m, int node)
+{
+	static const struct {
+		const char *compatible;
+		uint32_t efficiency;
+	} table[] = {
+		{ "arm,cortex-a15", 3891 },
+		{ "arm,cortex-a7", 2048 },
+	};
+	const char *list;
+	unsigned int i;
+	int len, off;
+
+	list = fdt_getprop(m->fdt, node, "compatible", &len);
+	if (!list || len <= 0 || list[len - 1] != '\0')
+		return 0;
+	/* of_device_is_compatible(): any entry, case-insensitively */
+	for (i = 0; i < ARRAY_SIZE(table); i++)
+		for (off = 0; off < len; off += strlen(list + off) + 1)
+			if (!strcasecmp(list + off, table[i].compatible))
+				return table[i].efficiency;
+	return 0;
+}
+
+static uint32_t em_boot_khz(struct em_model *m, const struct em_options *opt,
+			    int cpu)
+{
+	const struct em_pd *pd = &m->pd[m->cpu[cpu].pd];
+	int i;
+
+	if (opt->boot_none)
+		return 1;
+	for (i = 0; i < opt->nr_boot_rates; i++)
+		if (pd->cpus & (1U << opt->boot_rates[i].cpu))
+			return opt->boot_rates[i].khz;
+	return pd->opps[pd->nr_opps - 1].rate / HZ_PER_KHZ;
+}
+
+static void em_capacity_fallback_note(struct em_model *m, int first_missing,
+				      const uint32_t *cap)
+{
+	char caps[EM_MSG_LEN] = "", list[128];
+	int k, n = 0;
+
+	for (k = 0; k < m->nr_pds && n < (int)sizeof(caps); k++) {
+		em_cpulist(list, sizeof(list), m->pd[k].cpus);
+		n += snprintf(caps + n, sizeof(caps) - n, "%scpus %s: %u",
+			      k ? ", " : "", list, cap[m->pd[k].first_cpu]);
+	}
+	em_note(m, m->cpu[first_missing].node, "capacity-dmips-mhz",
+		"missing: %s; arm32 then takes capacities from its table_efficiency (cortex-a15 3891, cortex-a7 2048 per 2^20 Hz of clock-frequency, scaled around 1024; 1024 for other CPUs): %s",
+		first_missing ?
+		"\"cpu_capacity: partial information: fallback to 1024 for all CPUs\"" :
+		"on the boot CPU, so the kernel ignores capacity-dmips-mhz on all CPUs, silently",
+		caps);
+}
+
+/*
+ * arch/arm/kernel/topology.c: parse_dt_topology() and update_cpu_capacity()
+ * give the early capacities; drivers/base/arch_topology.c:
+ * init_cpu_capacity_callback() normalizes them again with each policy's
+ * cpuinfo.max_freq once every CPU has a policy.
+ */
+static int em_capacity(struct em_model *m, const struct em_options *opt)
+{
+	uint32_t raw[EM_NR_CPUS] = { 0 }, eff_cap[EM_NR_CPUS] = { 0 };
+	uint32_t fref[EM_NR_CPUS], early[EM_NR_CPUS], final[EM_NR_CPUS];
+	uint32_t min_cap = ULONG32_MAX, max_cap = 0, middle;
+	bool parsing_failed = false, have_raw = false, from_dt = true;
+	int cpu, i, first_missing = -1;
+
+	for (i = 0; i < opt->nr_boot_rates; i++)
+		if (opt->boot_rates[i].cpu >= m->nr_cpus)
+			return em_fail(m, -1, NULL,
+				       "--boot-freq names cpu%d, but the DT has cpu0-cpu%d",
+				       opt->boot_rates[i].cpu, m->nr_cpus - 1);
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		int node = m->cpu[cpu].node, len;
+		const void *rate;
+		uint32_t eff, val;
+		bool present;
+
+		if (!parsing_failed) {
+			if (em_read_u32(m, node, "capacity-dmips-mhz", &val,
+					&present))
+				return -1;
+			if (present) {
+				raw[cpu] = val;
+				have_raw = true;
+				/* of_clk_get(): the rate of the clock now */
+				fref[cpu] = em_has_prop(m, node, "clocks") ?
+					    em_boot_khz(m, opt, cpu) : 1;
+				continue;
+			}
+			first_missing = cpu;
+			parsing_failed = true;
+			have_raw = false;
+		}
+		from_dt = false;
+
+		eff = em_efficiency(m, node);
+		if (!eff)
+			continue;
+		rate = fdt_getprop(m->fdt, node, "clock-frequency", &len);
+		if (!rate || len != 4) {
+			em_note(m, node, "clock-frequency",
+				"missing or not one cell: \"%s missing clock-frequency property\", capacity stays 1024",
+				fdt_get_name(m->fdt, node, NULL));
+			continue;
+		}
+		eff_cap[cpu] = (em_be32(rate) >> 20) * eff;
+		if (eff_cap[cpu] < min_cap)
+			min_cap = eff_cap[cpu];
+		if (eff_cap[cpu] > max_cap)
+			max_cap = eff_cap[cpu];
+	}
+	m->capacity_from_dt = from_dt && have_raw;
+
+	if (m->capacity_from_dt) {
+		em_normalize(m, raw, fref, early);
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			m->cpu[cpu].boot_fref = fref[cpu];
+			fref[cpu] = m->pd[m->cpu[cpu].pd].max_freq;
+		}
+		em_normalize(m, raw, fref, final);
+	} else {
+		/* 32-bit arithmetic, as the kernel's unsigned longs */
+		if (4 * max_cap < 3 * (max_cap + min_cap))
+			middle = (min_cap + max_cap) >> (SCHED_CAPACITY_SHIFT + 1);
+		else
+			middle = ((max_cap / 3) >> (SCHED_CAPACITY_SHIFT - 1)) + 1;
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			if (eff_cap[cpu] && middle)
+				early[cpu] = eff_cap[cpu] / middle;
+			else
+				early[cpu] = SCHED_CAPACITY_SCALE;
+			final[cpu] = early[cpu];
+		}
+		em_capacity_fallback_note(m, first_missing, final);
+	}
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		m->cpu[cpu].early_capacity = early[cpu];
+		m->cpu[cpu].capacity = final[cpu];
+	}
+	return 0;
+}
+
+/*
+ * kernel/power/energy_model.c: em_create_perf_table(), with the callback
+ * dev_pm_opp_calc_power() or _get_dt_power() of drivers/opp/of.c.
+ */
+static int em_create_perf_table(struct em_model *m, struct em_pd *pd,
+				bool dt_power, uint32_t coeff)
+{
+	uint32_t freq = 0, prev_freq = 0;
+	int i, j;
+
+	pd->nr_states = pd->nr_opps;
+	pd->states = calloc(pd->nr_states, sizeof(*pd->states));
+	if (!pd->states)
+		return em_fail(m, -1, NULL, "out of memory");
+
+	for (i = 0; i < pd->nr_states; i++, freq++) {
+		uint32_t hz = freq * HZ_PER_KHZ, power, mv;
+		const struct em_opp *opp;
+
+		/* dev_pm_opp_find_freq_ceil() */
+		for (j = 0; j < pd->nr_opps; j++)
+			if (pd->opps[j].rate >= hz)
+				break;
+		if (j == pd->nr_opps)
+			return em_fail(m, m->cpu[pd->first_cpu].opp_table, NULL,
+				       "no OPP at or above %u Hz for state %d (two OPPs less than 1 kHz apart?): \"cpu %s: EM: invalid perf. state: -22\", no EM for pd %s; fix: space OPPs at least 1 kHz apart",
+				       hz, i, pd->name, pd->name);
+		opp = &pd->opps[j];
+
+		if (dt_power) {
+			power = opp->u_watt;
+			if (!power)
+				return em_fail(m, opp->node, "opp-microwatt",
+					       "missing or 0 while the lowest OPP has one: \"cpu %s: EM: invalid perf. state: -22\", no EM for pd %s; fix: give every OPP of the table opp-microwatt, or none",
+					       pd->name, pd->name);
+		} else {
+			mv = opp->u_volt / 1000;
+			if (!mv)
+				return em_fail(m, opp->node, "opp-microvolt",
+					       "missing (or under 1 mV), so power = coeff * V^2 * f cannot be computed: \"cpu %s: EM: invalid perf. state: -22\", no EM for pd %s; fix: add opp-microvolt = <uV> to every OPP",
+					       pd->name, pd->name);
+			power = (uint32_t)((uint64_t)coeff * mv * mv *
+					   (opp->rate / 1000000) / 1000000);
+		}
+		hz = opp->rate;
+		freq = hz / HZ_PER_KHZ;
+
+		if (freq <= prev_freq)
+			return em_fail(m, opp->node, "opp-hz",
+				       "\"cpu %s: EM: non-increasing freq: %u\", no EM for pd %s; fix: OPPs of at least 1 kHz",
+				       pd->name, freq, pd->name);
+		if (!power || power > EM_MAX_POWER)
+			return em_fail(m, opp->node, NULL,
+				       "power %u uW at %u kHz: \"cpu %s: EM: invalid power: %u\" (it must be 1 to %u uW), no EM for pd %s; fix: check dynamic-power-coefficient and opp-microvolt (uW = coeff * mV^2 * MHz / 10^6)",
+				       power, freq, pd->name, power, EM_MAX_POWER,
+				       pd->name);
+		pd->states[i].power = power;
+		pd->states[i].frequency = freq;
+		prev_freq = freq;
+	}
+	return 0;
+}
+
+/* kernel/power/energy_model.c: em_init_performance() */
+static void em_init_performance(struct em_pd *pd, uint32_t max_cap)
+{
+	uint64_t fmax = pd->states[pd->nr_states - 1].frequency;
+	int i;
+
+	for (i = 0; i < pd->nr_states; i++)
+		pd->states[i].performance =
+			(uint32_t)((uint64_t)max_cap * pd->states[i].frequency / fmax);
+}
+
+/*
+ * kernel/power/energy_model.c: em_compute_costs(). A state once marked
+ * inefficient stays so: a later update only adds marks.
+ */
+static bool em_compute_costs(struct em_model *m, struct em_pd *pd)
+{
+	uint32_t prev_cost = ULONG32_MAX;
+	bool inefficient = false;
+	int i;
+
+	for (i = pd->nr_states - 1; i >= 0; i--) {
+		struct em_state *ps = &pd->states[i];
+		uint32_t power_res = ps->power * 10;
+
+		if (ps->performance) {
+			ps->cost = power_res / ps->performance;
+		} else {
+			/* arm32 __aeabi_uidiv: __div0() complains, returns 0 */
+			ps->cost = 0;
+			em_note(m, m->cpu[pd->first_cpu].node, NULL,
+				"pd %s: performance 0 at %u kHz: the cost divides by zero, the kernel prints \"Division by zero in kernel.\" and takes 0; keep capacity * fmin / fmax >= 1",
+				pd->name, ps->frequency);
+		}
+		if (ps->cost >= prev_cost) {
+			ps->flags = EM_PERF_STATE_INEFFICIENT;
+			inefficient = true;
+		} else {
+			prev_cost = ps->cost;
+		}
+	}
+	return inefficient;
+}
+
+/*
+ * drivers/opp/of.c: dev_pm_opp_of_register_em() and
+ * kernel/power/energy_model.c: em_dev_register_perf_domain(), one domain
+ * after the other as cpufreq brings the policies up; then
+ * em_check_capacity_update() with the final capacities.
+ */
+static int em_register(struct em_model *m)
+{
+	int k, cpu;
+
+	for (k = 0; k < m->nr_pds; k++) {
+		struct em_pd *pd = &m->pd[k];
+		int first = pd->first_cpu, node = m->cpu[first].node;
+		bool last = k == m->nr_pds - 1, present, dt_power;
+		uint32_t coeff = 0, cap = 0, c;
+		char list[128];
+
+		/* cpufreq-dt: cpufreq_init() needs the policy CPU's clock */
+		if (!em_has_prop(m, node, "clocks"))
+			return em_fail(m, node, "clocks",
+				       "missing: \"cpu %s: cpufreq_init: failed to get clk: -2\", no cpufreq policy and no EM for pd %s; fix: add clocks = <&cluster_clock> to every cpu node",
+				       pd->name, pd->name);
+
+		/* the last policy completes the capacities before its EM */
+		em_cpulist(list, sizeof(list), pd->cpus);
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			if (!(pd->cpus & (1U << cpu)))
+				continue;
+			c = last ? m->cpu[cpu].capacity :
+				   m->cpu[cpu].early_capacity;
+			if (cpu != first && c != cap)
+				return em_fail(m, m->cpu[cpu].node, NULL,
+					       "%scapacity %u, cpu%d has %u: \"cpu %s: EM: CPUs of %s must have the same capacity\", no EM for pd %s; fix: give the CPUs of one OPP table the same capacity-dmips-mhz",
+					       last ? "" : "early ", c, first, cap,
+					       pd->name, list, pd->name);
+			cap = c;
+		}
+		if (cap != m->cpu[first].capacity)
+			em_note(m, node, NULL,
+				"pd %s registers its EM with the early capacity %u (capacity_freq_ref at boot: %u kHz), which becomes %u once every CPU has a cpufreq policy; states found inefficient with either stay so",
+				pd->name, cap, m->cpu[first].boot_fref,
+				m->cpu[first].capacity);
+
+		/* _of_has_opp_microwatt_property(): the lowest OPP decides */
+		dt_power = pd->opps[0].u_watt;
+		if (!dt_power) {
+			if (em_read_u32(m, node, "dynamic-power-coefficient",
+					&coeff, &present))
+				return -1;
+			if (!present || !coeff)
+				return em_fail(m, node, "dynamic-power-coefficient",
+					       "%s: cpufreq-dt registers no EM for pd %s (cpus %s) and says nothing (only dev_dbg \"Couldn't find proper 'dynamic-power-coefficient' in DT\"); fix: add dynamic-power-coefficient = <uW/MHz/V^2> to the cpu node (Exynos5422: 90 on A7, 310 on A15)",
+					       present ? "is 0" : "missing",
+					       pd->name, list);
+		}
+
+		if (em_create_perf_table(m, pd, dt_power, coeff))
+			return -1;
+		em_init_performance(pd, cap);
+		pd->flags = EM_PERF_DOMAIN_MICROWATTS;
+		/* em_cpufreq_update_efficiencies(), at registration only */
+		if (em_compute_costs(m, pd))
+			pd->flags |= EM_PERF_DOMAIN_SKIP_INEFFICIENCIES;
+	}
+
+	/* em_check_capacity_update() -> em_adjust_new_capacity() */
+	for (k = 0; k < m->nr_pds; k++) {
+		struct em_pd *pd = &m->pd[k];
+
+		pd->capacity = m->cpu[pd->first_cpu].capacity;
+		if (pd->states[pd->nr_states - 1].performance == pd->capacity)
+			continue;
+		em_init_performance(pd, pd->capacity);
+		em_compute_costs(m, pd);
+	}
+	return 0;
+}
+
+/* "%*pbl": 0-3,5 */
+int em_cpulist(char *buf, size_t len, uint32_t cpus)
+{
+	int cpu = 0, end, n = 0;
+
+	buf[0] = '\0';
+	while (cpu < EM_NR_CPUS) {
+		if (!(cpus & (1U << cpu))) {
+			cpu++;
+			continue;
+		}
+		for (end = cpu; end + 1 < EM_NR_CPUS && (cpus & (1U << (end + 1))); end++)
+			;
+		if (end > cpu)
+			n += snprintf(buf + n, len - n, "%s%d-%d", n ? "," : "",
+				      cpu, end);
+		else
+			n += snprintf(buf + n, len - n, "%s%d", n ? "," : "", cpu);
+		if ((size_t)n >= len)
+			return -1;
+		cpu = end + 1;
+	}
+	return n;
+}
+
+/**
+ * em_model_load() - read a DTB and compute the EM Linux 6.12 builds from it
+ * @m:		the model to fill in; m->error says why on failure
+ * @file:	the DTB
+ * @opt:	what the DT does not say
+ *
+ * Return: 0, or -1 if the kernel would build no EM (or the file is no DTB).
+ */
+int em_model_load(struct em_model *m, const char *file,
+		  const struct em_options *opt)
+{
+	int k;
+
+	memset(m, 0, sizeof(*m));
+	m->file = file;
+
+	if (em_read_file(m) || em_find_cpus(m) || em_find_opp_tables(m) ||
+	    em_make_pds(m))
+		return -1;
+	for (k = 0; k < m->nr_pds; k++)
+		if (em_parse_opps(m, &m->pd[k]))
+			return -1;
+	if (em_capacity(m, opt) || em_register(m))
+		return -1;
+	return 0;
+}
+
+void em_model_free(struct em_model *m)
+{
+	int k;
+
+	for (k = 0; k < m->nr_pds; k++) {
+		free(m->pd[k].opps);
+		free(m->pd[k].states);
+	}
+	free(m->fdt);
+	m->fdt = NULL;
+}
