@@ -1,0 +1,450 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest's initramfs (gzip'd newc cpio) from Debian armhf packages.
+#
+#   scripts/mkinitramfs.sh OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
+#
+# The packages named in scripts/guest-packages.txt and their run-time
+# dependencies are fetched with 'apt-get download' and unpacked with
+# 'dpkg -x' into build/initramfs-root/<name of OUT>/ (no chroot, no
+# qemu-user). INIT_SCRIPT becomes /init; the contents of each EXTRA_DIR are
+# copied over the root afterwards. At the end every ELF file in the root is
+# checked: its program interpreter and all its NEEDED libraries must be there.
+#
+# Environment:
+#   DEBCACHE   where the .debs are kept (default: <repo>/build/debs). A
+#              second run downloads nothing.
+#   GUEST_PACKAGES  package list (default: scripts/guest-packages.txt)
+#
+# Needs: apt-get/apt-cache/dpkg, cpio, gzip, readelf (binutils or
+# arm-linux-gnueabihf-readelf). Root only if armhf has to be enabled in dpkg.
+
+set -euo pipefail
+
+ARCH=armhf
+TRIPLET=arm-linux-gnueabihf
+PROG=${0##*/}
+
+# Commands the guest scripts rely on: busybox applets, or files from the
+# packages or an EXTRA_DIR (Debian's busybox has no chrt, for instance).
+# The build fails if one is missing from /usr/bin and /usr/sbin.
+REQUIRED_COMMANDS=(
+	sh mount umount mkdir cat echo ls sleep grep sed awk find sort head tail
+	tr cut wc dmesg poweroff reboot taskset chrt nproc date seq printf test
+	'[' expr kill ps cp mv rm ln uname timeout xargs basename dirname stat env
+	time readlink true false uniq tee od hexdump md5sum
+)
+
+# Unpacked files the guest never needs.
+PRUNE=(
+	usr/share/doc usr/share/man usr/share/info usr/share/lintian
+	usr/share/locale usr/share/initramfs-tools
+	"usr/lib/$TRIPLET/gconv"
+)
+
+APT_DEPENDS_OPTS=(--no-recommends --no-suggests --no-conflicts --no-breaks
+		  --no-replaces --no-enhances)
+
+usage() {
+	cat >&2 <<EOF
+usage: $PROG OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
+
+Build a gzip'd newc initramfs from the Debian $ARCH packages listed in
+scripts/guest-packages.txt (plus their dependencies). INIT_SCRIPT becomes
+/init; each EXTRA_DIR's contents are copied over the root.
+Downloaded .debs are cached in \$DEBCACHE (default: build/debs).
+EOF
+	exit 2
+}
+
+msg() { printf '%s: %s\n' "$PROG" "$*" >&2; }
+warn() { printf '%s: warning: %s\n' "$PROG" "$*" >&2; }
+die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------- arguments
+
+[ $# -ge 2 ] || usage
+case $1 in -h | --help) usage ;; esac
+[ -f "$2" ] || { printf '%s: INIT_SCRIPT %s is not a file\n' "$PROG" "$2" >&2; usage; }
+for d in "${@:3}"; do
+	[ -d "$d" ] || { printf '%s: EXTRA_DIR %s is not a directory\n' "$PROG" "$d" >&2; usage; }
+done
+
+OUT=$(realpath -m -- "$1")
+INIT=$(realpath -- "$2")
+EXTRA_DIRS=()
+for d in "${@:3}"; do EXTRA_DIRS+=("$(realpath -- "$d")"); done
+
+REPO=$(cd "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+PKGLIST=$(realpath -- "${GUEST_PACKAGES:-$REPO/scripts/guest-packages.txt}")
+DEBCACHE=$(realpath -m -- "${DEBCACHE:-$REPO/build/debs}")
+name=${OUT##*/}
+name=${name%%.*}
+ROOT=$REPO/build/initramfs-root/${name:-initramfs}
+
+for tool in apt-get apt-cache dpkg cpio gzip tar flock sha256sum; do
+	command -v "$tool" >/dev/null || die "'$tool' not found"
+done
+READELF=$(command -v "$TRIPLET-readelf" || command -v readelf) ||
+	die "no readelf found: apt-get install binutils"
+
+mkdir -p "$DEBCACHE" "$(dirname "$OUT")"
+SECONDS=0
+
+# One run at a time per cache, until the downloads are done.
+exec 9>"$DEBCACHE/.lock"
+flock 9
+
+# ---------------------------------------------------------------- apt setup
+
+apt_update() {
+	msg "running apt-get update"
+	apt-get update -qq ||
+		warn "apt-get update reported errors; carrying on with the lists it got"
+}
+
+if ! dpkg --print-foreign-architectures | grep -qx "$ARCH"; then
+	[ "$(id -u)" = 0 ] ||
+		die "$ARCH is not enabled in dpkg; as root run: dpkg --add-architecture $ARCH && apt-get update"
+	msg "enabling $ARCH: dpkg --add-architecture $ARCH"
+	dpkg --add-architecture "$ARCH"
+	apt_update
+fi
+
+# ---------------------------------------------------------------- package list
+
+# "PKG" takes the whole package and follows its dependencies; "PKG PATH..."
+# takes only those files of it and follows none; "!PKG" is never followed.
+WANT=() SKIP=()
+declare -A PARTIAL=()
+while IFS= read -r line; do
+	line=${line%%#*}
+	read -r pkg files <<<"$line" || true
+	case $pkg in
+	'') ;;
+	!*) SKIP+=("${pkg#!}") ;;
+	*)
+		WANT+=("$pkg")
+		[ -z "$files" ] || PARTIAL[$pkg]=$files
+		;;
+	esac
+done <"$PKGLIST"
+[ ${#WANT[@]} -gt 0 ] || die "no packages listed in $PKGLIST"
+
+is_skipped() {
+	local s
+	for s in "${SKIP[@]}"; do [ "$s" = "$1" ] && return 0; done
+	return 1
+}
+
+# ---------------------------------------------------------------- resolve
+#
+# Result: lines "PACKAGE[:armhf] VERSION ARCH". apt-cache is slow here (no
+# pkgcache), so the result is kept in $DEBCACHE and reused while the package
+# list and apt's lists/config are unchanged.
+
+# The direct Depends/Pre-Depends of the given packages, one name per line as
+# apt prints it: "foo:armhf" for armhf packages, "foo" for Architecture: all
+# ones. Of alternatives ("a | b") the first is taken; of a virtual package the
+# first provider.
+direct_deps() {
+	apt-cache depends "${APT_DEPENDS_OPTS[@]}" "$@" | awk '
+		/^[^ ]/ { alt = 0; virt = 0; next }	# a package header
+		/^    / { if (virt) { print $1; virt = 0 }; next }	# providers
+		/^ [ |](Pre)?Depends: / {
+			skip = alt; alt = ($0 ~ /^ \|/); virt = 0
+			if (skip) next
+			if ($2 ~ /^</) { virt = 1; next }
+			print $2
+		}'
+}
+
+# Print "NAME VERSION ARCH" for the candidates of the given qualified names.
+candidates() {
+	apt-cache show --no-all-versions "$@" 2>/dev/null | awk '
+		/^Package:/ { p = $2 } /^Version:/ { v = $2 }
+		/^Architecture:/ { a = $2 }
+		/^$/ { if (p != "") print p, v, a; p = "" }
+		END { if (p != "") print p, v, a }' || true
+}
+
+resolve() {
+	local -A seen=()
+	local queue=() next=() query=() names=() n bare
+	for n in "${WANT[@]}"; do queue+=("$n:$ARCH"); done
+	while [ ${#queue[@]} -gt 0 ]; do
+		query=()
+		for n in "${queue[@]}"; do
+			bare=${n%%:*}
+			[ -z "${seen[$bare]:-}" ] || continue
+			seen[$bare]=1
+			if is_skipped "$bare"; then
+				msg "  not following $bare (marked '!' in ${PKGLIST##*/})"
+				continue
+			fi
+			names+=("$bare")
+			[ -n "${PARTIAL[$bare]:-}" ] || query+=("$n")
+		done
+		[ ${#query[@]} -gt 0 ] || break
+		mapfile -t next < <(direct_deps "${query[@]}")
+		queue=("${next[@]}")
+	done
+
+	# Prefer the armhf package; fall back to an Architecture: all one.
+	local -A found=()
+	local p v a missing=()
+	while read -r p v a; do
+		[ "$a" = "$ARCH" ] && found[$p]="$p:$ARCH $v $a"
+	done < <(candidates "${names[@]/%/:$ARCH}")
+	for n in "${names[@]}"; do [ -n "${found[$n]:-}" ] || missing+=("$n"); done
+	if [ ${#missing[@]} -gt 0 ]; then
+		while read -r p v a; do
+			[ "$a" = all ] && found[$p]="$p $v $a"
+		done < <(candidates "${missing[@]}")
+	fi
+	for n in "${names[@]}"; do
+		[ -n "${found[$n]:-}" ] || return 1
+		echo "${found[$n]}"
+	done
+}
+
+apt_state() {
+	cat "$PKGLIST"
+	dpkg --print-foreign-architectures
+	find /var/lib/apt/lists /etc/apt -maxdepth 2 -type f ! -name lock \
+		! -path '*/partial/*' -printf '%p %s %T@\n' 2>/dev/null | LC_ALL=C sort
+}
+
+RESOLVED=$DEBCACHE/resolved.txt
+key=$(apt_state | sha256sum | cut -d' ' -f1)
+if [ -f "$RESOLVED" ] && [ "$(head -n1 "$RESOLVED")" = "# $key" ]; then
+	msg "dependencies: unchanged since the last run ($RESOLVED)"
+else
+	msg "resolving dependencies of: ${WANT[*]}"
+	ok=1
+	list=$(resolve) || ok=
+	if [ -z "$ok" ] && [ "$(id -u)" = 0 ] &&
+		! compgen -G "/var/lib/apt/lists/*binary-${ARCH}_Packages*" >/dev/null; then
+		# The armhf lists were never fetched: update and try again.
+		apt_update
+		key=$(apt_state | sha256sum | cut -d' ' -f1)
+		ok=1
+		list=$(resolve) || ok=
+	fi
+	if [ -z "$ok" ]; then
+		for n in "${WANT[@]}"; do
+			[ -n "$(candidates "$n:$ARCH" "$n")" ] ||
+				die "package '$n' has no $ARCH candidate; check the name in $PKGLIST, and that armhf is enabled: dpkg --add-architecture armhf && apt-get update"
+		done
+		die "a dependency has no $ARCH (or Architecture: all) candidate; run apt-get update, or mark it '!' in $PKGLIST if the guest does not need it"
+	fi
+	{ echo "# $key"; echo "$list"; } >"$RESOLVED.tmp"
+	mv "$RESOLVED.tmp" "$RESOLVED"
+fi
+
+# ---------------------------------------------------------------- download
+
+PKGS=() DEBS=() FETCH=()
+declare -A STATE=()
+while read -r q v a; do
+	bare=${q%%:*}
+	deb=$DEBCACHE/${bare}_${v//:/%3a}_$a.deb
+	PKGS+=("$q=$v")
+	DEBS+=("$deb")
+	if [ -s "$deb" ]; then
+		STATE[$bare]=cached
+	else
+		STATE[$bare]=downloaded
+		FETCH+=("$q=$v")
+	fi
+done < <(grep -v '^#' "$RESOLVED")
+
+apt_download() {
+	local sandbox=()
+	# apt's _apt user may not be able to write into the cache; don't ask it.
+	[ "$(id -u)" != 0 ] || sandbox=(-o APT::Sandbox::User=root)
+	(cd "$DEBCACHE" && apt-get -qq "${sandbox[@]}" download "$@")
+}
+
+if [ ${#FETCH[@]} -gt 0 ]; then
+	msg "downloading ${#FETCH[@]} packages into $DEBCACHE"
+	if ! apt_download "${FETCH[@]}"; then
+		# One at a time, to name the one that fails.
+		for p in "${FETCH[@]}"; do
+			apt_download "$p" ||
+				die "downloading ${p%%=*} (version ${p#*=}) failed; check the network and run 'apt-get update' (armhf must be enabled: dpkg --add-architecture armhf)"
+		done
+	fi
+fi
+
+msg "packages (cache: $DEBCACHE):"
+for i in "${!PKGS[@]}"; do
+	p=${PKGS[i]} bare=${PKGS[i]%%[:=]*}
+	[ -s "${DEBS[i]}" ] || die "apt-get download ${p} did not produce ${DEBS[i]}"
+	printf '  %-20s %-28s %s\n' "$bare" "${p#*=}" "${STATE[$bare]}" >&2
+done
+
+flock -u 9
+
+# ---------------------------------------------------------------- unpack
+
+msg "unpacking into $ROOT"
+rm -rf "$ROOT"
+mkdir -p "$ROOT"
+for i in "${!DEBS[@]}"; do
+	bare=${PKGS[i]%%[:=]*}
+	if [ -z "${PARTIAL[$bare]:-}" ]; then
+		dpkg -x "${DEBS[i]}" "$ROOT"
+		continue
+	fi
+	part=$ROOT.part
+	rm -rf "$part"
+	dpkg -x "${DEBS[i]}" "$part"
+	read -ra files <<<"${PARTIAL[$bare]}"
+	for f in "${files[@]}"; do
+		f=${f#/}
+		[ -e "$part/$f" ] || [ -L "$part/$f" ] ||
+			die "$bare has no /$f (see ${PKGLIST##*/}; dpkg-deb -c ${DEBS[i]} lists its files)"
+		(cd "$part" && cp -a --parents "$f" "$ROOT/")
+	done
+	rm -rf "$part"
+	msg "  from $bare only: ${files[*]}"
+done
+
+# Merged /usr: bookworm packages still ship /lib, /bin, /sbin; move them
+# under /usr and leave relative symlinks (so /lib/ld-linux-armhf.so.3 works).
+for d in bin sbin lib; do
+	mkdir -p "$ROOT/usr/$d"
+	if [ -d "$ROOT/$d" ] && [ ! -L "$ROOT/$d" ]; then
+		cp -a "$ROOT/$d/." "$ROOT/usr/$d/"
+		rm -rf "${ROOT:?}/$d"
+	fi
+	ln -sfn "usr/$d" "$ROOT/$d"
+done
+
+for p in "${PRUNE[@]}"; do rm -rf "${ROOT:?}/$p"; done
+
+# ---------------------------------------------------------------- busybox
+
+BUSYBOX=$ROOT/usr/bin/busybox
+[ -f "$BUSYBOX" ] || die "no /usr/bin/busybox in the root; is busybox-static in $PKGLIST?"
+
+# 'busybox --list' cannot run on the build host, so read the applet table
+# from the binary: a run of NUL-terminated names "[", "[[", "acpid", ...
+# ending with an empty string.
+mapfile -t APPLETS < <(tr '\0' '\n' <"$BUSYBOX" | awk '
+	on && $0 == "" { exit }
+	on { if ($0 !~ /^[a-z0-9_.-]+$/) { n = 0; exit }; a[n++] = $0 }
+	prev == "[" && $0 == "[[" { on = 1; n = 0; a[n++] = "["; a[n++] = "[[" }
+	{ prev = $0 }
+	END { for (i = 0; i < n; i++) print a[i] }')
+if [ ${#APPLETS[@]} -lt 100 ]; then
+	warn "could not read busybox's applet table; linking only the required commands"
+	APPLETS=("${REQUIRED_COMMANDS[@]}")
+fi
+for a in "${APPLETS[@]}"; do
+	[ -e "$ROOT/usr/bin/$a" ] || [ -L "$ROOT/usr/bin/$a" ] || ln -s busybox "$ROOT/usr/bin/$a"
+done
+ln -sfn busybox "$ROOT/usr/bin/sh"
+msg "busybox: ${#APPLETS[@]} applet links in /usr/bin"
+
+# ---------------------------------------------------------------- skeleton
+
+mkdir -p "$ROOT"/{proc,sys,dev,tmp,run,root,etc,var} "$ROOT/sys/kernel/debug"
+chmod 1777 "$ROOT/tmp"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$ROOT/etc/passwd"
+echo 'root:x:0:' >"$ROOT/etc/group"
+echo 'guest' >"$ROOT/etc/hostname"
+
+for d in "${EXTRA_DIRS[@]}"; do
+	msg "adding $d"
+	# tar rather than cp: keeps the /bin, /lib -> usr/... symlinks intact.
+	tar -C "$d" -cf - . | tar -C "$ROOT" -xf - --keep-directory-symlink
+done
+
+install -m 0755 "$INIT" "$ROOT/init"
+
+# ---------------------------------------------------------------- verify
+
+# Does absolute guest path $1 exist in the root? Follows symlinks inside it.
+in_root() {
+	local p=$1 t i
+	for ((i = 0; i < 40; i++)); do
+		[ -L "$ROOT$p" ] || { [ -e "$ROOT$p" ]; return; }
+		t=$(readlink "$ROOT$p")
+		case $t in /*) p=$t ;; *) p=$(dirname "$p")/$t ;; esac
+	done
+	return 1
+}
+
+LIBDIRS=("/lib/$TRIPLET" "/usr/lib/$TRIPLET" /lib /usr/lib)
+problems=() nelf=0
+declare -A MISSING=()	# library -> the files that need it
+while IFS= read -r -d '' f; do
+	magic=
+	LC_ALL=C read -r -n 4 magic <"$f" 2>/dev/null || true
+	[ "$magic" = $'\x7fELF' ] || continue
+	nelf=$((nelf + 1))
+	rel=/${f#"$ROOT"/}
+	if ! "$READELF" -hW "$f" | grep -Eq 'Machine:[[:space:]]+ARM$'; then
+		problems+=("$rel is not a 32-bit ARM binary (from an EXTRA_DIR?)")
+		continue
+	fi
+	interp=$("$READELF" -lW "$f" | sed -n 's/.*program interpreter: \(.*\)\]$/\1/p')
+	if [ -n "$interp" ] && ! in_root "$interp"; then
+		problems+=("$rel: program interpreter $interp is missing")
+	fi
+	while read -r lib; do
+		ok=
+		for d in "${LIBDIRS[@]}"; do
+			if in_root "$d/$lib"; then ok=1; break; fi
+		done
+		[ -n "$ok" ] || MISSING[$lib]+=" $rel"
+	done < <("$READELF" -dW "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+done < <(find "$ROOT" -type f -print0)
+for lib in "${!MISSING[@]}"; do
+	problems+=("missing library $lib, needed by${MISSING[$lib]}; add the package that provides it to $PKGLIST (or stop skipping it)")
+done
+if [ ${#problems[@]} -gt 0 ]; then
+	for p in "${problems[@]}"; do printf '%s: error: %s\n' "$PROG" "$p" >&2; done
+	die "the root in $ROOT failed the checks above"
+fi
+msg "checked $nelf ELF files: all interpreters and NEEDED libraries present"
+
+for c in "${REQUIRED_COMMANDS[@]}"; do
+	in_root "/usr/bin/$c" || in_root "/usr/sbin/$c" ||
+		die "no '$c' in the root: busybox lacks that applet; add a package providing it to $PKGLIST"
+done
+
+# ---------------------------------------------------------------- archive
+
+# A newc header for a special file that a non-root user cannot mknod.
+newc_entry() { # INO NAME MODE RDEVMAJOR RDEVMINOR
+	local namesize=$((${#2} + 1))
+	printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
+		"$1" "$3" 0 0 1 0 0 0 0 "$4" "$5" "$namesize" 0
+	printf '%s\0' "$2"
+	head -c $(((4 - (110 + namesize) % 4) % 4)) /dev/zero
+}
+
+msg "writing $OUT"
+tmp=$OUT.tmp.$$
+trap 'rm -f "$tmp"' EXIT
+{
+	(cd "$ROOT" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet)
+	# /dev/console, so that init has a console before it mounts devtmpfs.
+	# A second archive appended to the first: the kernel reads both.
+	newc_entry $((0x7fff0001)) dev/console $((0020000 | 0600)) 5 1
+	newc_entry 0 'TRAILER!!!' 0 0 0
+} | gzip -9 -n >"$tmp"
+mv "$tmp" "$OUT"
+trap - EXIT
+
+listing=$(gzip -dc "$OUT" | cpio -t --quiet)
+for p in init usr/bin/sh usr/bin/busybox lib "usr/lib/$TRIPLET/ld-linux-armhf.so.3"; do
+	grep -qx -- "$p" <<<"$listing" || die "$p is missing from $OUT"
+done
+
+msg "done: $OUT ($(du -h "$OUT" | cut -f1), ${#PKGS[@]} packages, ${SECONDS}s)"
