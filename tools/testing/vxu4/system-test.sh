@@ -6,8 +6,9 @@
 #  - its Energy Model in debugfs equals, state by state, what eas-em
 #    computes from the board's exynos5422-odroidxu4.dtb;
 #  - EAS started, with both perf domains (the kernel's sched_verbose lines);
-#  - both cpufreq policies run schedutil, made frequency transitions, and
-#    the cluster clocks report the frequency cpufreq set;
+#  - both cpufreq policies run schedutil and made frequency transitions,
+#    and, pinned at three OPPs each, the cluster clock reads back the
+#    frequency cpufreq set;
 #  - capacities are the board's, and the sched domains are MC {0-3},
 #    MC {4-7}, PKG {0-7} with the asymmetric capacity flags at PKG only.
 #
@@ -115,8 +116,20 @@ for p in policy0 policy4; do
 	else
 		nok "$p made frequency transitions" "total_trans=$t"
 	fi
-	expect "$p: the cluster clock runs at the frequency cpufreq set" \
-		"$(pol $p scaling_cur_freq)" "$(pol $p cpuinfo_cur_freq)"
+	# Pinned (scaling_min = scaling_max) at three OPPs, the cluster clock
+	# must read back each frequency cpufreq set.
+	pins=$(at pin | grep "^$p ")
+	expect "$p pinned at 3 OPPs" 3 "$(echo "$pins" | grep -c .)"
+	while read -r _ f sc ci; do
+		expect "$p pinned at $f kHz: cpufreq and the cluster clock agree" \
+			"scaling_cur_freq=$f cpuinfo_cur_freq=$f" "$sc $ci"
+	done <<<"$pins"
+	t=$(at pin_trans | sed -n "s/^$p //p")
+	if [ "${t:-0}" -ge 2 ] 2>/dev/null; then
+		ok "$p: pinning made transitions ($t)"
+	else
+		nok "$p: pinning made transitions" "transitions while pinning: $t"
+	fi
 done
 expect "policy0 related CPUs" "0,1,2,3" "$(pol policy0 related_cpus)"
 expect "policy4 related CPUs" "4,5,6,7" "$(pol policy4 related_cpus)"
