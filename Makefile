@@ -15,7 +15,8 @@ KOBJ := $(BUILD)/obj
 DTBDIR := $(KOBJ)/arch/arm/boot/dts/samsung
 BOARD_DTB := $(DTBDIR)/exynos5422-odroidxu4.dtb
 HOSTCC ?= gcc
-HOSTCFLAGS := -O2 -Wall -Wextra
+HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, a, b)))' \
+	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
 .PHONY: all run check odroid deps kernel vxu4 initramfs tools clean help

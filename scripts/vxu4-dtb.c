@@ -29,11 +29,12 @@
 #include <string.h>
 
 #define MAX_CPUS	32
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define EXTRA_SPACE	(64 * 1024)
 
 static const char *qemu_path, *board_path;
 
-static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+static void __noreturn __printf(1, 2) die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -54,19 +55,23 @@ static void *load_dtb(const char *path, size_t extra)
 
 	if (!f)
 		die("%s: %s", path, strerror(errno));
-	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+	if (fseek(f, 0, SEEK_END))
+		die("%s: cannot read: %s", path, strerror(errno));
+	size = ftell(f);
+	if (size < 0 || fseek(f, 0, SEEK_SET))
 		die("%s: cannot read: %s", path, strerror(errno));
 	buf = malloc(size ? size : 1);
 	if (!buf || fread(buf, 1, size, f) != (size_t)size)
 		die("%s: cannot read %ld bytes", path, size);
 	fclose(f);
 
-	if ((size_t)size < sizeof(struct fdt_header) ||
-	    (err = fdt_check_header(buf)) ||
-	    fdt_totalsize(buf) > (size_t)size)
+	if ((size_t)size < sizeof(struct fdt_header))
+		die("%s: not a valid DTB (truncated); rebuild it with dtc or 'make dtbs'",
+		    path);
+	err = fdt_check_header(buf);
+	if (err || fdt_totalsize(buf) > (size_t)size)
 		die("%s: not a valid DTB (%s); rebuild it with dtc or 'make dtbs'",
-		    path, (size_t)size < sizeof(struct fdt_header) ? "truncated" :
-		    err ? fdt_strerror(err) : "truncated");
+		    path, err ? fdt_strerror(err) : "truncated");
 
 	out = malloc(size + extra);
 	if (!out)
@@ -104,8 +109,8 @@ static int cpu_nodes(const void *fdt, const char *path, int *off)
 	return n;
 }
 
-static uint32_t get_u32(const void *fdt, const char *path, int node,
-			const char *prop)
+static unsigned int get_u32(const void *fdt, const char *path, int node,
+			    const char *prop)
 {
 	int len;
 	const fdt32_t *val = fdt_getprop(fdt, node, prop, &len);
@@ -153,7 +158,7 @@ static int copy_node(void *dst, int dparent, const void *src, int soff,
 	}
 
 	fdt_for_each_subnode(c, src, soff) {
-		if (nchild == (int)(sizeof(child) / sizeof(child[0])))
+		if (nchild == (int)ARRAY_SIZE(child))
 			die("%s: %s: too many subnodes", board_path,
 			    fdt_get_name(src, soff, NULL));
 		child[nchild++] = c;
@@ -180,7 +185,7 @@ static int node_by_path(const void *fdt, const char *a, const char *b)
  * "cpu" phandles from board CPU i to QEMU CPU i.
  */
 static void copy_cpu_map(void *dst, const char *dpath, const void *src,
-			 int soff, const int *board_cpu, const uint32_t *qemu_ph,
+			 int soff, const int *board_cpu, const unsigned int *qemu_ph,
 			 int ncpus)
 {
 	int child[64], nchild = 0, c, doff, len, i;
@@ -206,7 +211,7 @@ static void copy_cpu_map(void *dst, const char *dpath, const void *src,
 	}
 
 	fdt_for_each_subnode(c, src, soff) {
-		if (nchild == (int)(sizeof(child) / sizeof(child[0])))
+		if (nchild == (int)ARRAY_SIZE(child))
 			die("%s: cpu-map: too many subnodes", board_path);
 		child[nchild++] = c;
 	}
@@ -222,11 +227,13 @@ static void copy_cpu_map(void *dst, const char *dpath, const void *src,
 	}
 }
 
-static uint32_t new_phandle(void *fdt)
+static unsigned int new_phandle(void *fdt)
 {
-	uint32_t ph;
+	/* One above the highest in use, as fdt_generate_phandle() does. */
+	unsigned int ph = fdt_get_max_phandle(fdt) + 1;
 
-	check(fdt_generate_phandle(fdt, &ph), "allocate a phandle");
+	if (!ph || ph >= FDT_MAX_PHANDLE)
+		die("no phandle left in the output tree");
 	return ph;
 }
 
@@ -248,7 +255,7 @@ static void write_dtb(const char *path, void *fdt)
 int main(int argc, char **argv)
 {
 	int bcpu[MAX_CPUS], qcpu[MAX_CPUS], nb, nq, i, j, root, cpus, map;
-	uint32_t qph[MAX_CPUS], table_ph[MAX_CPUS], clk_ph[MAX_CPUS];
+	unsigned int qph[MAX_CPUS], table_ph[MAX_CPUS], clk_ph[MAX_CPUS];
 	int table_off[MAX_CPUS], ntables = 0;
 	const char *model;
 	char buf[256];
@@ -272,7 +279,7 @@ int main(int argc, char **argv)
 	/* QEMU CPU i is the node whose reg is i (its MPIDR). */
 	for (i = 0; i < nq; i++) {
 		for (j = 0; j < nq; j++)
-			if (get_u32(q, qemu_path, qcpu[j], "reg") == (uint32_t)i)
+			if (get_u32(q, qemu_path, qcpu[j], "reg") == (unsigned int)i)
 				break;
 		if (j == nq)
 			die("%s: no cpu node with reg = <%d>", qemu_path, i);
@@ -287,7 +294,7 @@ int main(int argc, char **argv)
 	root = fdt_path_offset(q, "/");
 	/* One copied OPP table and one cluster clock per distinct table. */
 	for (i = 0; i < nb; i++) {
-		uint32_t ph = get_u32(b, board_path, bcpu[i], "operating-points-v2");
+		unsigned int ph = get_u32(b, board_path, bcpu[i], "operating-points-v2");
 		int toff = fdt_node_offset_by_phandle(b, ph);
 
 		if (toff < 0)
