@@ -13,8 +13,9 @@
  * Traits of this clock:
  * prepare - clk_(un)prepare only ensures parents are prepared
  * enable - clk_enable only ensures parents are enabled
- * rate - one of the OPP rates; other rates round down to the nearest
- *        OPP rate (up to the lowest one) and are refused by set_rate
+ * rate - one of the OPP rates; a request rounds down to the nearest OPP
+ *        rate in the allowed range, or up to the lowest one in it; a range
+ *        without an OPP rate is refused
  * parent - none
  */
 
@@ -43,17 +44,28 @@ struct virt_cluster_clk {
 
 #define to_virt_cluster_clk(_hw) container_of(_hw, struct virt_cluster_clk, hw)
 
-/* The highest OPP rate not above @rate, or the lowest OPP rate. */
-static unsigned long virt_cluster_clk_round(const struct virt_cluster_clk *vc,
-					    unsigned long rate)
+/*
+ * The highest OPP rate in [@min, @max] not above @rate, else the lowest OPP
+ * rate in [@min, @max]; 0 if no OPP rate is in [@min, @max].
+ */
+static unsigned long virt_cluster_clk_pick(const struct virt_cluster_clk *vc,
+					   unsigned long rate,
+					   unsigned long min,
+					   unsigned long max)
 {
+	unsigned long best = 0;
 	unsigned int i;
 
-	for (i = vc->num_rates - 1; i > 0; i--)
-		if (vc->rates[i] <= rate)
-			break;
+	for (i = 0; i < vc->num_rates; i++) {
+		unsigned long r = vc->rates[i];
 
-	return vc->rates[i];
+		if (r < min || r > max)
+			continue;
+		if (!best || r <= rate)
+			best = r;
+	}
+
+	return best;
 }
 
 static unsigned long virt_cluster_clk_recalc_rate(struct clk_hw *hw,
@@ -67,10 +79,14 @@ static int virt_cluster_clk_determine_rate(struct clk_hw *hw,
 {
 	struct virt_cluster_clk *vc = to_virt_cluster_clk(hw);
 
-	req->rate = virt_cluster_clk_round(vc, req->rate);
-	if (req->rate < req->min_rate || req->rate > req->max_rate)
+	unsigned long rate;
+
+	rate = virt_cluster_clk_pick(vc, req->rate, req->min_rate,
+				     req->max_rate);
+	if (!rate)
 		return -EINVAL;
 
+	req->rate = rate;
 	return 0;
 }
 
@@ -79,7 +95,8 @@ static int virt_cluster_clk_set_rate(struct clk_hw *hw, unsigned long rate,
 {
 	struct virt_cluster_clk *vc = to_virt_cluster_clk(hw);
 
-	if (virt_cluster_clk_round(vc, rate) != rate)
+	/* Only OPP rates: determine_rate() gave one. */
+	if (virt_cluster_clk_pick(vc, rate, rate, rate) != rate)
 		return -EINVAL;
 
 	WRITE_ONCE(vc->rate, rate);

@@ -46,7 +46,8 @@ if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/system-test.log
-	VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=check >/dev/null
+	rm -f "$log"
+	VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=check kunit.enable=1 >/dev/null
 	echo "(console log: build/system-test.log)"
 fi
 tr -d '\r' <"$log" >"$tmp/log"
