@@ -43,8 +43,14 @@ vxu4: kernel $(BUILD)/vxu4-dtb
 	@$(BUILD)/vxu4-dtb $(BUILD)/qemu-virt.dtb $(BOARD_DTB) $(BUILD)/vxu4.dtb
 	@echo "==> build/vxu4.dtb: QEMU virt + CPUs, OPPs and cpu-map of $(notdir $(BOARD_DTB))"
 
-initramfs: deps
-	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz scripts/guest/init
+# Our guest tools, cross-built static, go into the initramfs too.
+GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work
+$(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps
+	@mkdir -p $(dir $@)
+	arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $<
+
+initramfs: deps $(GUEST_TOOLS)
+	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz scripts/guest/init $(BUILD)/guest-tools
 
 tools: deps
 	@$(MAKE) -s -C tools/power/eas

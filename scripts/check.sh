@@ -7,7 +7,9 @@
 #   2. static checks: checkpatch --strict on our C files and patches
 #   3. the system test: boot the virtual XU4 and compare what the kernel
 #      built with what the host tool computes from the XU4 DTB
-#   4. the KUnit suites, run at boot in that same boot (KTAP from debugfs)
+#   4. the virtual board's physics (time dilation, util invariance, power
+#      meters), measured in that same boot
+#   5. the KUnit suites, run at boot in that same boot (KTAP from debugfs)
 #
 # Each suite prints its own "N passed, N failed"; this adds them up.
 
@@ -76,7 +78,10 @@ checkpatch() {
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
 suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
-# The KUnit suites ran in the system test's boot; their KTAP is in its log.
+# The physics measurements and the KUnit suites ran in the system test's
+# boot; their lines are in its log.
+suite "virtual XU4 physics: CPU speed, util, power meters" \
+	tools/testing/vxu4/physics-test.sh "$build/system-test.log"
 suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit.sh "$build/system-test.log"
 
 echo

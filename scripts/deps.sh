@@ -9,6 +9,7 @@ set -euo pipefail
 pkgs=(
 	linux-source-6.12		# the kernel source, as one tarball
 	gcc-arm-linux-gnueabihf		# ARM cross compiler
+	libc6-dev-armhf-cross		# ...and its C library, for guest tools
 	make gcc bc bison flex libssl-dev libelf-dev cpio kmod xz-utils rsync
 	ccache quilt
 	device-tree-compiler libfdt-dev	# dtc, fdtget and libfdt for our tools

@@ -11,7 +11,11 @@
  *  - each OPP table the board's CPUs use is copied whole, and a
  *    "linux,virt-cluster-clock" node per table stands in for the cluster
  *    PLL; every CPU gets clocks and operating-points-v2 pointing at them;
- *  - the board's /cpus/cpu-map replaces QEMU's, CPU phandles translated.
+ *  - the board's /cpus/cpu-map replaces QEMU's, CPU phandles translated;
+ *  - a "linux,virt-cluster-power-meter" per cluster (labelled after its
+ *    core, e.g. "a15") and a "linux,virt-cpu-speed" node, the emulated
+ *    hardware that makes the vCPUs as slow and as power-hungry as the
+ *    board's.
  *
  * QEMU's reg values (the MPIDRs 0..n-1), enable-method, interrupt
  * controller, timer and devices are kept: they are what the vCPUs are.
@@ -237,6 +241,35 @@ static unsigned int new_phandle(void *fdt)
 	return ph;
 }
 
+/*
+ * A power meter for cluster @n, whose clock is @clk_ph, labelled after the
+ * core of its first board CPU @bcpu ("arm,cortex-a15" gives "a15").
+ */
+static void add_power_meter(void *q, int n, unsigned int clk_ph,
+			    const void *b, int bcpu)
+{
+	const char *compat = fdt_getprop(b, bcpu, "compatible", NULL);
+	const char *core = compat ? strstr(compat, "cortex-") : NULL;
+	char name[32], label[32];
+	int off;
+
+	snprintf(name, sizeof(name), "power-meter-%d", n);
+	if (core)
+		snprintf(label, sizeof(label), "%s", core + strlen("cortex-"));
+	else
+		snprintf(label, sizeof(label), "cluster%d", n);
+
+	off = fdt_add_subnode(q, fdt_path_offset(q, "/"), name);
+	check(off, "add a power meter");
+	check(fdt_setprop_string(q, off, "compatible",
+				 "linux,virt-cluster-power-meter"),
+	      "set a power meter compatible");
+	check(fdt_setprop_u32(q, off, "clocks", clk_ph), "set a meter clock");
+	check(fdt_setprop_string(q, off, "label", label), "set a meter label");
+	check(fdt_setprop_u32(q, off, "static-power-microwatt", 0),
+	      "set a meter static power");
+}
+
 static void write_dtb(const char *path, void *fdt)
 {
 	FILE *f;
@@ -332,6 +365,7 @@ int main(int argc, char **argv)
 			clk_ph[j] = new_phandle(q);
 			check(fdt_setprop_u32(q, coff, "phandle", clk_ph[j]),
 			      "set a clock phandle");
+			add_power_meter(q, j, clk_ph[j], b, bcpu[i]);
 		}
 
 		/* Offsets moved: look the QEMU CPU node up again. */
@@ -366,6 +400,12 @@ int main(int argc, char **argv)
 	cpus = fdt_path_offset(q, "/cpus");
 	check(fdt_add_subnode(q, cpus, "cpu-map"), "add the cpu-map");
 	copy_cpu_map(q, "/cpus/cpu-map", b, map, bcpu, qph, nb);
+
+	/* Every vCPU does work at its board CPU's speed. */
+	i = fdt_add_subnode(q, fdt_path_offset(q, "/"), "cpu-speed");
+	check(i, "add the cpu-speed node");
+	check(fdt_setprop_string(q, i, "compatible", "linux,virt-cpu-speed"),
+	      "set the cpu-speed compatible");
 
 	model = fdt_getprop(b, 0, "model", NULL);
 	snprintf(buf, sizeof(buf), "Virtual %s (QEMU virt)",

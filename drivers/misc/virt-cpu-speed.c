@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU speed of a virtual big.LITTLE board (time dilation)
+ *
+ * Under QEMU every vCPU runs at the host's speed, whatever its cluster and
+ * its cluster clock's rate. On the board a CPU of capacity c (out of 1024)
+ * at rate f of a cluster whose top rate is fmax does work at
+ *
+ *	speed = c * f / fmax	(capacity units, out of 1024)
+ *
+ * so a piece of work that takes t at full speed takes t * 1024 / speed.
+ * This driver makes the vCPUs behave so: for every ns of work a CPU does
+ * for a user task, it owes (1024 - speed) / speed ns of stall, and the
+ * task running on the CPU pays it, in task context, on its way back to
+ * user space. The stall is run time of that task, as the slower clock's
+ * extra cycles would be: its runtime and so its PELT util grow as on the
+ * board, and util stays invariant across clusters and OPPs.
+ *
+ * The loop is closed: the work done and the stall paid are both measured
+ * with the clock, and each stall pays exactly the debt still owed. A
+ * per-CPU hrtimer (every VCS_PERIOD_NS, only while the CPU is busy: idle
+ * CPUs get no timer and no wakeup) accounts the work and asks the running
+ * task to pay with task_work on return to user. The stall waits in WFI
+ * woken by an hrtimer at its end (the host core sleeps) or busy-waits;
+ * "stall_mode" in debugfs chooses.
+ *
+ * The speed is read from the CPU's cluster clock (its "clocks" in the DT,
+ * a linux,virt-cluster-clock), so it follows the rate actually set.
+ *
+ * Limits: work of kernel threads is not slowed (they never return to user
+ * space; its debt is dropped and counted in "dropped"); a debt left when a
+ * task blocks is paid by the next user task on that CPU; the host must
+ * have a core for each busy vCPU for wall time to mean anything.
+ */
+
+#include <linux/clk.h>
+#include <linux/clk-provider.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/debugfs.h>
+#include <linux/hrtimer.h>
+#include <linux/init.h>
+#include <linux/math64.h>
+#include <linux/mod_devicetable.h>
+#include <linux/of.h>
+#include <linux/percpu.h>
+#include <linux/platform_device.h>
+#include <linux/sched.h>
+#include <linux/sched/topology.h>
+#include <linux/seq_file.h>
+#include <linux/task_work.h>
+#include <trace/events/sched.h>
+
+#include <asm/barrier.h>
+
+/* Accounting period while a CPU is busy. */
+#define VCS_PERIOD_NS		(1 * NSEC_PER_MSEC)
+/* Debts below this wait for the next period: a stall costs a wakeup. */
+#define VCS_MIN_STALL_NS	(20 * NSEC_PER_USEC)
+/* A debt is never allowed to grow past this. */
+#define VCS_MAX_DEBT_NS		(500 * NSEC_PER_MSEC)
+
+enum vcs_stall_mode {
+	VCS_STALL_WFI,
+	VCS_STALL_SPIN,
+};
+
+static const char * const vcs_stall_mode_names[] = {
+	[VCS_STALL_WFI] = "wfi",
+	[VCS_STALL_SPIN] = "spin",
+};
+
+/**
+ * struct vcs_cpu - the time dilation state of one CPU
+ * @clk: the CPU's cluster clock
+ * @rate_max: the highest rate of @clk, in Hz
+ * @tick: accounts work every VCS_PERIOD_NS while the CPU is busy
+ * @wake: ends a WFI stall
+ * @work: the stall, queued on the running task for its return to user
+ * @work_pending: @work is queued
+ * @busy: a task other than the idle task runs
+ * @user: that task has user space (the others are not slowed)
+ * @stalling: a stall is in progress on this CPU
+ * @last: end of the last accounted interval, ns (ktime_get())
+ * @debt: stall still owed, ns
+ * @work_ns: work accounted to user tasks, ns
+ * @stall_ns: stall paid, ns
+ * @dropped_ns: debt of kernel threads' work, not paid, ns
+ * @stalls: number of stalls
+ *
+ * Only the CPU itself touches its state, with interrupts disabled.
+ */
+struct vcs_cpu {
+	struct clk *clk;
+	unsigned long rate_max;
+	struct hrtimer tick;
+	struct hrtimer wake;
+	struct callback_head work;
+	bool work_pending;
+	bool busy;
+	bool user;
+	bool stalling;
+	u64 last;
+	u64 debt;
+	u64 work_ns;
+	u64 stall_ns;
+	u64 dropped_ns;
+	unsigned long stalls;
+};
+
+static DEFINE_PER_CPU(struct vcs_cpu, vcs_cpus);
+static enum vcs_stall_mode vcs_stall_mode = VCS_STALL_WFI;
+static bool vcs_enabled = true;
+
+/* Speed of @cpu now, in capacity units: capacity * f / fmax. */
+static unsigned long vcs_speed(int cpu, struct vcs_cpu *vc)
+{
+	u64 rate = clk_hw_get_rate(__clk_get_hw(vc->clk));
+
+	return div64_u64(arch_scale_cpu_capacity(cpu) * rate, vc->rate_max);
+}
+
+/* Account the interval since the last call: work, and the debt it makes. */
+static void vcs_account(int cpu, struct vcs_cpu *vc, u64 now)
+{
+	unsigned long speed;
+	u64 delta = now - vc->last;
+
+	vc->last = now;
+	if (!vc->busy || vc->stalling || !READ_ONCE(vcs_enabled))
+		return;
+
+	speed = vcs_speed(cpu, vc);
+	if (!speed)
+		speed = 1;
+	if (speed >= SCHED_CAPACITY_SCALE)
+		speed = SCHED_CAPACITY_SCALE;
+
+	if (!vc->user) {
+		vc->dropped_ns += div64_u64(delta * (SCHED_CAPACITY_SCALE - speed),
+					    speed);
+		return;
+	}
+
+	vc->work_ns += delta;
+	vc->debt += div64_u64(delta * (SCHED_CAPACITY_SCALE - speed), speed);
+	if (vc->debt > VCS_MAX_DEBT_NS) {
+		vc->dropped_ns += vc->debt - VCS_MAX_DEBT_NS;
+		vc->debt = VCS_MAX_DEBT_NS;
+	}
+}
+
+/*
+ * Pay the debt of this CPU, in the context of the task about to return to
+ * user space. Preemption is off so that the CPU and its state stay ours;
+ * the stall ends early when something else must run, and the rest of the
+ * debt is paid later.
+ */
+static void vcs_stall(struct callback_head *head)
+{
+	struct vcs_cpu *vc;
+	u64 now, start, deadline;
+	int cpu;
+
+	/* The queueing CPU's work is free again, wherever we run now. */
+	WRITE_ONCE(container_of(head, struct vcs_cpu, work)->work_pending, false);
+
+	preempt_disable();
+	local_irq_disable();
+	cpu = smp_processor_id();
+	vc = this_cpu_ptr(&vcs_cpus);
+	start = ktime_get_ns();
+	vcs_account(cpu, vc, start);
+	if (vc->debt < VCS_MIN_STALL_NS)
+		goto out;
+
+	deadline = start + vc->debt;
+	vc->stalling = true;
+	if (vcs_stall_mode == VCS_STALL_WFI)
+		hrtimer_start(&vc->wake, ns_to_ktime(deadline),
+			      HRTIMER_MODE_ABS_PINNED_HARD);
+	for (now = start; now < deadline && !need_resched();
+	     now = ktime_get_ns()) {
+		/* WFI wakes on a pending interrupt even while it is masked. */
+		if (vcs_stall_mode == VCS_STALL_WFI)
+			wfi();
+		else
+			cpu_relax();
+		/* Let the interrupt that woke us (or any other) run. */
+		local_irq_enable();
+		local_irq_disable();
+	}
+	vc->stalling = false;
+	if (vcs_stall_mode == VCS_STALL_WFI)
+		hrtimer_try_to_cancel(&vc->wake);
+
+	vc->debt -= min(vc->debt, now - start);
+	vc->stall_ns += now - start;
+	vc->stalls++;
+	vc->last = now;
+out:
+	local_irq_enable();
+	preempt_enable();
+}
+
+static enum hrtimer_restart vcs_tick(struct hrtimer *t)
+{
+	struct vcs_cpu *vc = container_of(t, struct vcs_cpu, tick);
+	int cpu = smp_processor_id();
+
+	vcs_account(cpu, vc, ktime_get_ns());
+	if (vc->debt >= VCS_MIN_STALL_NS && vc->user && !vc->work_pending &&
+	    !(current->flags & PF_EXITING)) {
+		vc->work_pending = true;
+		if (task_work_add(current, &vc->work, TWA_RESUME))
+			vc->work_pending = false;
+	}
+
+	if (!vc->busy)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(t, ns_to_ktime(VCS_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+
+static enum hrtimer_restart vcs_wake(struct hrtimer *t)
+{
+	return HRTIMER_NORESTART;
+}
+
+/* Runs on the CPU switching, with its runqueue locked and IRQs off. */
+static void vcs_sched_switch(void *data, bool preempt, struct task_struct *prev,
+			     struct task_struct *next, unsigned int prev_state)
+{
+	struct vcs_cpu *vc = this_cpu_ptr(&vcs_cpus);
+	int cpu = smp_processor_id();
+	bool was_busy = vc->busy;
+	u64 now = ktime_get_ns();
+
+	vcs_account(cpu, vc, now);
+	vc->busy = !is_idle_task(next);
+	vc->user = next->mm && !(next->flags & PF_KTHREAD);
+
+	if (vc->busy && !was_busy)
+		hrtimer_start(&vc->tick, ns_to_ktime(now + VCS_PERIOD_NS),
+			      HRTIMER_MODE_ABS_PINNED_HARD);
+	else if (!vc->busy && was_busy)
+		hrtimer_try_to_cancel(&vc->tick);
+}
+
+static int vcs_stats_show(struct seq_file *s, void *unused)
+{
+	int cpu;
+
+	seq_puts(s, "cpu speed work_ns stall_ns dropped_ns debt_ns stalls\n");
+	for_each_possible_cpu(cpu) {
+		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
+
+		if (!vc->clk)
+			continue;
+		seq_printf(s, "%d %lu %llu %llu %llu %llu %lu\n", cpu,
+			   vcs_speed(cpu, vc), READ_ONCE(vc->work_ns),
+			   READ_ONCE(vc->stall_ns), READ_ONCE(vc->dropped_ns),
+			   READ_ONCE(vc->debt), READ_ONCE(vc->stalls));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vcs_stats);
+
+static ssize_t vcs_mode_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[8];
+	int len = scnprintf(buf, sizeof(buf), "%s\n",
+			    vcs_stall_mode_names[vcs_stall_mode]);
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t vcs_mode_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[8] = {};
+	int mode;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	mode = sysfs_match_string(vcs_stall_mode_names, buf);
+	if (mode < 0)
+		return mode;
+	WRITE_ONCE(vcs_stall_mode, mode);
+	return count;
+}
+
+static const struct file_operations vcs_mode_fops = {
+	.read = vcs_mode_read,
+	.write = vcs_mode_write,
+	.llseek = default_llseek,
+};
+
+static int vcs_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct dentry *dir;
+	int cpu, ret;
+
+	for_each_possible_cpu(cpu) {
+		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
+		struct device_node *np = of_cpu_device_node_get(cpu);
+		long max;
+
+		if (!np)
+			return dev_err_probe(dev, -ENODEV, "CPU%d: no DT node\n", cpu);
+		vc->clk = of_clk_get(np, 0);
+		of_node_put(np);
+		if (IS_ERR(vc->clk)) {
+			ret = PTR_ERR(vc->clk);
+			vc->clk = NULL;
+			return dev_err_probe(dev, ret, "CPU%d: no cluster clock\n", cpu);
+		}
+		max = clk_round_rate(vc->clk, ULONG_MAX);
+		if (max <= 0)
+			return dev_err_probe(dev, -EINVAL,
+					     "CPU%d: cannot read the top clock rate\n", cpu);
+		vc->rate_max = max;
+
+		hrtimer_init(&vc->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+		vc->tick.function = vcs_tick;
+		hrtimer_init(&vc->wake, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+		vc->wake.function = vcs_wake;
+		init_task_work(&vc->work, vcs_stall);
+		vc->last = ktime_get_ns();
+	}
+
+	ret = register_trace_sched_switch(vcs_sched_switch, NULL);
+	if (ret)
+		return dev_err_probe(dev, ret, "cannot hook sched_switch\n");
+
+	dir = debugfs_create_dir("virt_cpu_speed", NULL);
+	debugfs_create_file("stats", 0444, dir, NULL, &vcs_stats_fops);
+	debugfs_create_file("stall_mode", 0644, dir, NULL, &vcs_mode_fops);
+	debugfs_create_bool("enable", 0644, dir, &vcs_enabled);
+
+	dev_info(dev, "CPU speed follows capacity and cluster clock rate (stall: %s)\n",
+		 vcs_stall_mode_names[vcs_stall_mode]);
+	return 0;
+}
+
+static const struct of_device_id vcs_of_match[] = {
+	{ .compatible = "linux,virt-cpu-speed" },
+	{ }
+};
+
+static struct platform_driver vcs_driver = {
+	.probe = vcs_probe,
+	.driver = {
+		.name = "virt-cpu-speed",
+		.of_match_table = vcs_of_match,
+		.suppress_bind_attrs = true,
+	},
+};
+builtin_platform_driver(vcs_driver);
