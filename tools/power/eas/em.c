@@ -162,6 +162,8 @@ static bool em_is_cpu_node(struct em_model *m, int node)
 	return type && !strcmp(type, "cpu");
 }
 
+static int em_check_blob(struct em_model *m, size_t size);
+
 static int em_read_file(struct em_model *m)
 {
 	size_t size = 0, alloc = 0, n;
@@ -195,6 +197,15 @@ static int em_read_file(struct em_model *m)
 	if (err)
 		return em_fail(m, -1, NULL, "cannot read: %s; fix: pass a .dtb file",
 			       strerror(err));
+	return em_check_blob(m, size);
+}
+
+/* Is the blob a whole, sane flattened device tree? */
+static int em_check_blob(struct em_model *m, size_t size)
+{
+	const void *buf = m->fdt;
+	int err;
+
 	if (size > DTB_MAX_SIZE)
 		return em_fail(m, -1, NULL,
 			       "larger than %u MiB: not a DTB; fix: pass a .dtb file",
@@ -217,6 +228,53 @@ static int em_read_file(struct em_model *m)
 			       "corrupt device tree: %s; fix: rebuild the DTB with dtc",
 			       fdt_strerror(err));
 	return 0;
+}
+
+/* ARMv8 CPUs with AArch64: an arm64 kernel is the likely one */
+static bool em_is_v8_cpu(const char *compatible)
+{
+	static const char * const v8[] = {
+		"arm,cortex-a35", "arm,cortex-a53", "arm,cortex-a55",
+		"arm,cortex-a57", "arm,cortex-a65", "arm,cortex-a72",
+		"arm,cortex-a73", "arm,cortex-a75", "arm,cortex-a76",
+		"arm,cortex-a77", "arm,cortex-a78", "arm,cortex-a510",
+		"arm,cortex-a520", "arm,cortex-a710", "arm,cortex-a715",
+		"arm,cortex-a720", "arm,cortex-x", "arm,neoverse", "arm,armv8",
+		"qcom,kryo", "qcom,oryon", "nvidia,denver", "nvidia,carmel",
+		"apple,", "cavium,thunder", "brcm,brahma-b53", "brcm,vulcan",
+		"apm,potenza", "fujitsu,a64fx", "phytium,",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(v8); i++)
+		if (!strncmp(compatible, v8[i], strlen(v8[i])))
+			return true;
+	return false;
+}
+
+static void em_guess_arch(struct em_model *m, const struct em_options *opt)
+{
+	int cpus, node, len, off;
+	const char *list;
+
+	m->arch = opt->arch;
+	if (m->arch != EM_ARCH_AUTO)
+		return;
+	m->arch = EM_ARCH_ARM;
+	m->arch_guessed = true;
+	cpus = fdt_path_offset(m->fdt, "/cpus");
+	if (cpus < 0)
+		return;
+	fdt_for_each_subnode(node, m->fdt, cpus) {
+		list = fdt_getprop(m->fdt, node, "compatible", &len);
+		if (!list || len <= 0 || list[len - 1] != '\0')
+			continue;
+		for (off = 0; off < len; off += strlen(list + off) + 1)
+			if (em_is_v8_cpu(list + off)) {
+				m->arch = EM_ARCH_ARM64;
+				return;
+			}
+	}
 }
 
 /* arch/arm/kernel/devtree.c: arm_dt_init_cpu_maps(), boot CPU first */
@@ -279,13 +337,16 @@ static int em_find_opp_tables(struct em_model *m)
 		uint32_t ph;
 
 		p = fdt_getprop(m->fdt, node, "operating-points-v2", &len);
-		if (!p && em_has_prop(m, node, "operating-points"))
-			return em_fail(m, node, "operating-points",
-				       "legacy v1 OPP table: eas-em reads operating-points-v2 only; fix: convert it to an operating-points-v2 table");
-		if (!p)
-			return em_fail(m, node, "operating-points-v2",
-				       "missing: cpufreq-dt finds no OPP for cpu%d (\"cpu cpu%d: OPP table can't be empty\") and fails to probe: no cpufreq, no EM; fix: add operating-points-v2 = <&opp_table> to every cpu node",
-				       cpu, cpu);
+		if (!p && em_has_prop(m, node, "operating-points")) {
+			m->cpu[cpu].v1 = true;
+			m->cpu[cpu].opp_table = node;
+			continue;
+		}
+		if (!p) {
+			/* may still be covered by another CPU's policy */
+			m->cpu[cpu].opp_table = -1;
+			continue;
+		}
 		if (len < 4 || len % 4)
 			return em_fail(m, node, "operating-points-v2",
 				       "%d bytes, want a phandle (one cell, 4 bytes): cpufreq-dt finds no OPP table and fails to probe (no EM); fix: operating-points-v2 = <&opp_table>",
@@ -302,6 +363,29 @@ static int em_find_opp_tables(struct em_model *m)
 }
 
 /*
+ * dev_pm_opp_of_get_sharing_cpus() met a CPU without operating-points-v2:
+ * -ENOENT, and cpufreq-dt falls back to one policy for all CPUs.
+ */
+static void em_make_pd_all(struct em_model *m, struct em_pd *pd, int cpu,
+			   int other)
+{
+	int i;
+
+	for (i = 0; i < m->nr_cpus; i++) {
+		if (m->cpu[i].pd >= 0 && i != cpu)
+			continue;
+		pd->cpus |= 1U << i;
+		m->cpu[i].pd = m->nr_pds;
+	}
+	snprintf(pd->why_all, sizeof(pd->why_all),
+		 " (cpufreq-dt put every CPU in this policy: %s has no operating-points-v2 while cpu%d's table is opp-shared, \"Couldn't find opp node\"; fix: give every cpu node operating-points-v2)",
+		 fdt_get_name(m->fdt, m->cpu[other].node, NULL), cpu);
+	em_note(m, m->cpu[other].node, "operating-points-v2",
+		"missing while cpu%d's table is opp-shared: \"Couldn't find opp node\", and cpufreq-dt falls back to one policy for all CPUs with cpu%d's OPPs",
+		cpu, cpu);
+}
+
+/*
  * cpufreq-dt: dt_cpufreq_early_init() for each CPU in turn; an opp-shared
  * table takes every CPU that points at it (dev_pm_opp_of_get_sharing_cpus).
  */
@@ -315,24 +399,41 @@ static int em_make_pds(struct em_model *m)
 
 		if (m->cpu[cpu].pd >= 0)
 			continue;
+		if (table < 0)
+			return em_fail(m, m->cpu[cpu].node, "operating-points-v2",
+				       "missing: cpufreq-dt finds no OPP for cpu%d (\"cpu cpu%d: OPP table can't be empty\") and fails to probe: no cpufreq, no EM; fix: add operating-points-v2 = <&opp_table> to every cpu node",
+				       cpu, cpu);
 		snprintf(pd->name, sizeof(pd->name), "cpu%d", cpu);
 		pd->first_cpu = cpu;
 		pd->cpus = 1U << cpu;
 		m->cpu[cpu].pd = m->nr_pds;
-		if (em_has_prop(m, table, "opp-shared")) {
+		if (m->cpu[cpu].v1) {
+			/* no OPP sharing information: all CPUs share */
 			for (other = 0; other < m->nr_cpus; other++) {
-				if (other == cpu ||
-				    m->cpu[other].opp_table != table)
+				if (m->cpu[other].pd >= 0)
+					continue;
+				pd->cpus |= 1U << other;
+				m->cpu[other].pd = m->nr_pds;
+			}
+			if (pd->cpus != 1U << cpu)
+				em_note(m, m->cpu[cpu].node, "operating-points",
+					"legacy v1 table: without OPP sharing information cpufreq-dt puts every CPU in the policy of cpu%d and uses cpu%d's table for all",
+					cpu, cpu);
+		} else if (em_has_prop(m, table, "opp-shared")) {
+			for (other = 0; other < m->nr_cpus; other++) {
+				if (other == cpu)
+					continue;
+				if (m->cpu[other].opp_table < 0 ||
+				    m->cpu[other].v1) {
+					em_make_pd_all(m, pd, cpu, other);
+					break;
+				}
+				if (m->cpu[other].opp_table != table)
 					continue;
 				pd->cpus |= 1U << other;
 				m->cpu[other].pd = m->nr_pds;
 			}
 		}
-		if (__builtin_popcount(pd->cpus) > EM_MAX_NUM_CPUS)
-			return em_fail(m, table, NULL,
-				       "shared by %d CPUs: \"cpu cpu%d: EM: too many CPUs, overflow possible\" (at most %d on 32-bit), no EM for pd cpu%d; fix: split the OPP table",
-				       __builtin_popcount(pd->cpus), cpu,
-				       EM_MAX_NUM_CPUS, cpu);
 		m->nr_pds++;
 	}
 	return 0;
@@ -380,12 +481,20 @@ static int em_opp_supply_prop(struct em_model *m, struct em_pd *pd, int node,
 	return 1;
 }
 
+static int em_opp_insert(struct em_model *m, struct em_pd *pd,
+			 const struct em_opp *opp, const char *prop);
+static int em_opps_done(struct em_model *m, struct em_pd *pd);
+static int em_parse_opps_v1(struct em_model *m, struct em_pd *pd);
+
 /* drivers/opp/of.c: _of_add_opp_table_v2() for the table of one policy */
 static int em_parse_opps(struct em_model *m, struct em_pd *pd)
 {
 	int cpu = pd->first_cpu, cpu_node = m->cpu[cpu].node;
-	int table = m->cpu[cpu].opp_table, node, nr = 0, i;
+	int table = m->cpu[cpu].opp_table, node, nr = 0;
 	int regulators = -1;
+
+	if (m->cpu[cpu].v1)
+		return em_parse_opps_v1(m, pd);
 
 	/* cpufreq-dt: find_supply_name() on the policy CPU */
 	if ((cpu == 0 && em_has_prop(m, cpu_node, "cpu0-supply")) ||
@@ -457,25 +566,74 @@ static int em_parse_opps(struct em_model *m, struct em_pd *pd)
 		opp.turbo = em_has_prop(m, node, "turbo-mode");
 		opp.node = node;
 
-		/* _opp_add(): keep the list sorted, drop exact duplicates */
-		for (i = 0; i < pd->nr_opps; i++)
-			if (pd->opps[i].rate >= opp.rate)
-				break;
-		if (i < pd->nr_opps && pd->opps[i].rate == opp.rate) {
-			if (pd->opps[i].u_volt != opp.u_volt)
-				return em_fail(m, node, "opp-hz",
-					       "%u Hz twice with different voltages: \"cpu %s: _opp_is_duplicate: duplicate OPPs detected\" (-EEXIST), cpufreq-dt fails to probe (no EM); fix: remove one of the two OPPs",
-					       opp.rate, pd->name);
-			em_note(m, node, "opp-hz",
-				"%u Hz twice: the OPP core warns \"duplicate OPPs detected\" and keeps the first",
-				opp.rate);
-			continue;
-		}
-		memmove(&pd->opps[i + 1], &pd->opps[i],
-			(pd->nr_opps - i) * sizeof(*pd->opps));
-		pd->opps[i] = opp;
-		pd->nr_opps++;
+		if (em_opp_insert(m, pd, &opp, "opp-hz"))
+			return -1;
 	}
+	return em_opps_done(m, pd);
+}
+
+/* drivers/opp/of.c: _of_add_opp_table_v1(), <kHz uV> pairs in the cpu node */
+static int em_parse_opps_v1(struct em_model *m, struct em_pd *pd)
+{
+	int node = m->cpu[pd->first_cpu].node, len, i;
+	const uint8_t *p;
+
+	p = fdt_getprop(m->fdt, node, "operating-points", &len);
+	if (!p || len <= 0 || len % 8)
+		return em_fail(m, node, "operating-points",
+			       "%d bytes, not <kHz uV> pairs: \"cpu %s: _of_add_opp_table_v1: Invalid OPP table\", cpufreq-dt fails to probe (no EM); fix: operating-points = <kHz uV>, ...",
+			       p ? len : 0, pd->name);
+	pd->opps = calloc(len / 8, sizeof(*pd->opps));
+	if (!pd->opps)
+		return em_fail(m, -1, NULL, "out of memory");
+	for (i = 0; i < len / 8; i++) {
+		struct em_opp opp = { };
+
+		/* (unsigned long)kHz * 1000: wraps at 4294967 kHz on arm32 */
+		opp.rate = em_be32(p + 8 * i) * HZ_PER_KHZ;
+		if (m->arch == EM_ARCH_ARM64 &&
+		    (uint64_t)em_be32(p + 8 * i) * HZ_PER_KHZ > ULONG32_MAX)
+			return em_fail(m, node, "operating-points",
+				       "%u kHz: eas-em keeps rates in 32 bits; fix: at most 4294967 kHz",
+				       em_be32(p + 8 * i));
+		opp.u_volt = em_be32(p + 8 * i + 4);
+		opp.node = node;
+		if (em_opp_insert(m, pd, &opp, "operating-points"))
+			return -1;
+	}
+	return em_opps_done(m, pd);
+}
+
+/* _opp_add(): keep the list sorted, drop exact duplicates */
+static int em_opp_insert(struct em_model *m, struct em_pd *pd,
+			 const struct em_opp *opp, const char *prop)
+{
+	int i;
+
+	for (i = 0; i < pd->nr_opps; i++)
+		if (pd->opps[i].rate >= opp->rate)
+			break;
+	if (i < pd->nr_opps && pd->opps[i].rate == opp->rate) {
+		if (pd->opps[i].u_volt != opp->u_volt)
+			return em_fail(m, opp->node, prop,
+				       "%u Hz twice with different voltages: \"cpu %s: _opp_is_duplicate: duplicate OPPs detected\" (-EEXIST), cpufreq-dt fails to probe (no EM); fix: remove one of the two OPPs",
+				       opp->rate, pd->name);
+		em_note(m, opp->node, prop,
+			"%u Hz twice: the OPP core warns \"duplicate OPPs detected\" and keeps the first",
+			opp->rate);
+		return 0;
+	}
+	memmove(&pd->opps[i + 1], &pd->opps[i],
+		(pd->nr_opps - i) * sizeof(*pd->opps));
+	pd->opps[i] = *opp;
+	pd->nr_opps++;
+	return 0;
+}
+
+static int em_opps_done(struct em_model *m, struct em_pd *pd)
+{
+	int table = m->cpu[pd->first_cpu].opp_table, i;
+
 	if (!pd->nr_opps)
 		return em_fail(m, table, NULL,
 			       "no usable OPP: \"cpu %s: _of_add_opp_table_v2: no supported OPPs\", cpufreq-dt fails to probe (no EM); fix: add enabled opp nodes with opp-hz",
@@ -565,12 +723,186 @@ static void em_capacity_fallback_note(struct em_model *m, int first_missing,
 		n += snprintf(caps + n, sizeof(caps) - n, "%scpus %s: %u",
 			      k ? ", " : "", list, cap[m->pd[k].first_cpu]);
 	}
+	snprintf(m->cap_fallback, sizeof(m->cap_fallback),
+		 "%s; arm32 then takes capacities from its table_efficiency (cortex-a15 3891, cortex-a7 2048 per 2^20 Hz of clock-frequency, scaled around 1024; 1024 for other CPUs): %s",
+		 first_missing ?
+		 "\"cpu_capacity: partial information: fallback to 1024 for all CPUs\"" :
+		 "on the boot CPU, so the kernel ignores capacity-dmips-mhz on all CPUs, silently",
+		 caps);
 	em_note(m, m->cpu[first_missing].node, "capacity-dmips-mhz",
-		"missing: %s; arm32 then takes capacities from its table_efficiency (cortex-a15 3891, cortex-a7 2048 per 2^20 Hz of clock-frequency, scaled around 1024; 1024 for other CPUs): %s",
-		first_missing ?
-		"\"cpu_capacity: partial information: fallback to 1024 for all CPUs\"" :
-		"on the boot CPU, so the kernel ignores capacity-dmips-mhz on all CPUs, silently",
-		caps);
+		"missing: %s", m->cap_fallback);
+}
+
+static int em_cpu_of_node(struct em_model *m, int node)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (m->cpu[cpu].node == node)
+			return cpu;
+	return -1;
+}
+
+/* get_cpu_for_node(): the "cpu" phandle of a core or thread node */
+static void em_cpumap_leaf(struct em_model *m, int leaf, int *order, int *n)
+{
+	const void *p;
+	int len, cpu, i;
+
+	p = fdt_getprop(m->fdt, leaf, "cpu", &len);
+	if (!p || len != 4)
+		return;
+	cpu = em_cpu_of_node(m, fdt_node_offset_by_phandle(m->fdt,
+							   em_be32(p)));
+	if (cpu < 0) {
+		em_note(m, leaf, "cpu",
+			"points to no CPU node: the kernel says \"Can't get CPU for leaf core\" and drops the cpu-map");
+		return;
+	}
+	for (i = 0; i < *n; i++)
+		if (order[i] == cpu)
+			return;
+	order[(*n)++] = cpu;
+}
+
+/* drivers/base/arch_topology.c: parse_cluster() and parse_core() */
+static void em_cpumap_cluster(struct em_model *m, int cluster, int depth,
+			      int *order, int *n)
+{
+	char name[24];
+	int i, c, t, threads;
+
+	if (depth > 8)
+		return;
+	for (i = 0; ; i++) {
+		snprintf(name, sizeof(name), "cluster%d", i);
+		c = fdt_subnode_offset(m->fdt, cluster, name);
+		if (c < 0)
+			break;
+		em_cpumap_cluster(m, c, depth + 1, order, n);
+	}
+	for (i = 0; ; i++) {
+		snprintf(name, sizeof(name), "core%d", i);
+		c = fdt_subnode_offset(m->fdt, cluster, name);
+		if (c < 0)
+			break;
+		for (threads = 0; ; threads++) {
+			snprintf(name, sizeof(name), "thread%d", threads);
+			t = fdt_subnode_offset(m->fdt, c, name);
+			if (t < 0)
+				break;
+			em_cpumap_leaf(m, t, order, n);
+		}
+		if (threads)
+			m->smt = true;
+		else
+			em_cpumap_leaf(m, c, order, n);
+	}
+}
+
+/* drivers/base/arch_topology.c: parse_socket() on /cpus/cpu-map */
+static int em_cpumap_order(struct em_model *m, int *order)
+{
+	int cpus, map, s, i, n = 0;
+	char name[24];
+
+	cpus = fdt_path_offset(m->fdt, "/cpus");
+	map = cpus < 0 ? cpus : fdt_subnode_offset(m->fdt, cpus, "cpu-map");
+	if (map < 0)
+		return -1;
+	for (i = 0; ; i++) {
+		snprintf(name, sizeof(name), "socket%d", i);
+		s = fdt_subnode_offset(m->fdt, map, name);
+		if (s < 0)
+			break;
+		em_cpumap_cluster(m, s, 0, order, &n);
+	}
+	if (!i)
+		em_cpumap_cluster(m, map, 0, order, &n);
+	return n;
+}
+
+/*
+ * arm64: drivers/base/arch_topology.c parse_dt_topology() reads
+ * capacity-dmips-mhz through cpu-map only, in its order, with 64-bit
+ * arithmetic; a CPU without it means 1024 for all.
+ */
+static int em_capacity_arm64(struct em_model *m, const struct em_options *opt)
+{
+	uint64_t raw[EM_NR_CPUS] = { 0 }, fref[EM_NR_CPUS], c, scale = 1;
+	int order[EM_NR_CPUS], n, i, cpu, pass;
+	bool present;
+	uint32_t val;
+
+	n = em_cpumap_order(m, order);
+	if (n < 0) {
+		snprintf(m->cap_fallback, sizeof(m->cap_fallback),
+			 "no /cpus/cpu-map: arm64 reads capacity-dmips-mhz only through cpu-map, so every CPU keeps 1024, silently");
+		goto all_1024;
+	}
+	for (i = 0; i < n; i++) {
+		cpu = order[i];
+		if (em_read_u32(m, m->cpu[cpu].node, "capacity-dmips-mhz",
+				&val, &present))
+			return -1;
+		if (!present) {
+			m->cap_first_missing = cpu;
+			if (i)
+				snprintf(m->cap_fallback, sizeof(m->cap_fallback),
+					 "\"cpu_capacity: missing %s raw capacity\", then \"cpu_capacity: partial information: fallback to 1024 for all CPUs\"",
+					 fdt_get_name(m->fdt, m->cpu[cpu].node, NULL));
+			else
+				snprintf(m->cap_fallback, sizeof(m->cap_fallback),
+					 "missing on %s, the first CPU of cpu-map, so the kernel ignores capacity-dmips-mhz on all CPUs and keeps 1024 for all, silently",
+					 fdt_get_name(m->fdt, m->cpu[cpu].node, NULL));
+			goto all_1024;
+		}
+		m->cpu[cpu].raw = val;
+		m->cpu[cpu].has_raw = true;
+		raw[cpu] = val;
+	}
+	if (!n) {
+		snprintf(m->cap_fallback, sizeof(m->cap_fallback),
+			 "cpu-map names no CPU: every CPU keeps 1024");
+		goto all_1024;
+	}
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		if (!m->cpu[cpu].has_raw)
+			em_note(m, m->cpu[cpu].node, NULL,
+				"not in cpu-map: raw capacity 0, so cpu_scale 0 (and the kernel drops the topology)");
+		fref[cpu] = m->cpu[cpu].has_raw &&
+			    em_has_prop(m, m->cpu[cpu].node, "clocks") ?
+			    em_boot_khz(m, opt, cpu) : 1;
+		m->cpu[cpu].boot_fref = fref[cpu];
+	}
+	m->capacity_from_dt = true;
+	for (pass = 0; pass < 2; pass++) {
+		scale = 1;
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			c = raw[cpu] * fref[cpu];
+			if (c > scale)
+				scale = c;
+		}
+		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+			c = ((raw[cpu] * fref[cpu]) << SCHED_CAPACITY_SHIFT) / scale;
+			if (pass)
+				m->cpu[cpu].capacity = c;
+			else
+				m->cpu[cpu].early_capacity = c;
+		}
+		/* init_cpu_capacity_callback(): cpuinfo.max_freq */
+		for (cpu = 0; cpu < m->nr_cpus; cpu++)
+			fref[cpu] = m->pd[m->cpu[cpu].pd].max_freq;
+	}
+	return 0;
+
+all_1024:
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		m->cpu[cpu].early_capacity = SCHED_CAPACITY_SCALE;
+		m->cpu[cpu].capacity = SCHED_CAPACITY_SCALE;
+	}
+	em_note(m, -1, NULL, "capacity-dmips-mhz: %s", m->cap_fallback);
+	return 0;
 }
 
 /*
@@ -592,6 +924,8 @@ static int em_capacity(struct em_model *m, const struct em_options *opt)
 			return em_fail(m, -1, NULL,
 				       "--boot-freq names cpu%d, but the DT has cpu0-cpu%d",
 				       opt->boot_rates[i].cpu, m->nr_cpus - 1);
+	if (m->arch == EM_ARCH_ARM64)
+		return em_capacity_arm64(m, opt);
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		int node = m->cpu[cpu].node, len;
@@ -605,6 +939,8 @@ static int em_capacity(struct em_model *m, const struct em_options *opt)
 				return -1;
 			if (present) {
 				raw[cpu] = val;
+				m->cpu[cpu].raw = val;
+				m->cpu[cpu].has_raw = true;
 				have_raw = true;
 				/* of_clk_get(): the rate of the clock now */
 				fref[cpu] = em_has_prop(m, node, "clocks") ?
@@ -612,6 +948,7 @@ static int em_capacity(struct em_model *m, const struct em_options *opt)
 				continue;
 			}
 			first_missing = cpu;
+			m->cap_first_missing = cpu;
 			parsing_failed = true;
 			have_raw = false;
 		}
@@ -777,63 +1114,102 @@ static bool em_compute_costs(struct em_model *m, struct em_pd *pd)
  * after the other as cpufreq brings the policies up; then
  * em_check_capacity_update() with the final capacities.
  */
+static int em_register_pd(struct em_model *m, struct em_pd *pd, bool last)
+{
+	int first = pd->first_cpu, node = m->cpu[first].node, cpu;
+	uint32_t coeff = 0, cap = 0, c;
+	bool present;
+	char list[128];
+
+	em_cpulist(list, sizeof(list), pd->cpus);
+	/* em_create_pd(): EM_MAX_NUM_CPUS */
+	if ((unsigned int)__builtin_popcount(pd->cpus) > em_max_num_cpus(m))
+		return em_fail(m, m->cpu[first].opp_table, NULL,
+			       "shared by %d CPUs: \"cpu %s: EM: too many CPUs, overflow possible\" (at most %u on %s), no EM for pd %s; fix: split the OPP table",
+			       __builtin_popcount(pd->cpus), pd->name,
+			       em_max_num_cpus(m),
+			       m->arch == EM_ARCH_ARM64 ? "64-bit" : "32-bit",
+			       pd->name);
+
+	/* the last policy completes the capacities before its EM */
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		if (!(pd->cpus & (1U << cpu)))
+			continue;
+		c = last ? m->cpu[cpu].capacity :
+			   m->cpu[cpu].early_capacity;
+		if (cpu != first && c != cap)
+			return em_fail(m, m->cpu[cpu].node, NULL,
+				       "%scapacity %u, cpu%d has %u: \"cpu %s: EM: CPUs of %s must have the same capacity\", no EM for pd %s; fix: give the CPUs of one OPP table the same capacity-dmips-mhz%s",
+				       last ? "" : "early ", c, first, cap,
+				       pd->name, list, pd->name, pd->why_all);
+		cap = c;
+	}
+	if (cap != m->cpu[first].capacity)
+		em_note(m, node, NULL,
+			"pd %s registers its EM with the early capacity %u (capacity_freq_ref at boot: %u kHz), which becomes %u once every CPU has a cpufreq policy; states found inefficient with either stay so",
+			pd->name, cap, m->cpu[first].boot_fref,
+			m->cpu[first].capacity);
+
+	/* _of_has_opp_microwatt_property(): the lowest OPP decides */
+	pd->dt_power = pd->opps[0].u_watt;
+	if (em_read_u32(m, node, "dynamic-power-coefficient", &coeff,
+			&present)) {
+		if (!pd->dt_power)
+			return -1;
+		m->error[0] = '\0';
+		present = false;
+	}
+	pd->coeff = present ? coeff : 0;
+	if (!pd->dt_power && (!present || !coeff))
+		return em_fail(m, node, "dynamic-power-coefficient",
+			       "%s: cpufreq-dt registers no EM for pd %s (cpus %s) and says nothing (only dev_dbg \"Couldn't find proper 'dynamic-power-coefficient' in DT\"); fix: add dynamic-power-coefficient = <uW/MHz/V^2> to the cpu node (Exynos5422: 90 on A7, 310 on A15)",
+			       present ? "is 0" : "missing", pd->name, list);
+
+	if (em_create_perf_table(m, pd, pd->dt_power, coeff))
+		return -1;
+	em_init_performance(pd, cap);
+	pd->flags = EM_PERF_DOMAIN_MICROWATTS;
+	/* em_cpufreq_update_efficiencies(), at registration only */
+	if (em_compute_costs(m, pd))
+		pd->flags |= EM_PERF_DOMAIN_SKIP_INEFFICIENCIES;
+	return 0;
+}
+
+/*
+ * drivers/opp/of.c: dev_pm_opp_of_register_em() and
+ * kernel/power/energy_model.c: em_dev_register_perf_domain(), one domain
+ * after the other as cpufreq brings the policies up; then
+ * em_check_capacity_update() with the final capacities. A domain the
+ * kernel registers no EM for keeps its reason in pd->error.
+ */
 static int em_register(struct em_model *m)
 {
-	int k, cpu;
+	int k;
+
+	/* cpufreq-dt: cpufreq_init() needs the policy CPU's clock */
+	for (k = 0; k < m->nr_pds; k++) {
+		struct em_pd *pd = &m->pd[k];
+		int node = m->cpu[pd->first_cpu].node;
+
+		if (em_has_prop(m, node, "clocks"))
+			continue;
+		return em_fail(m, node, "clocks",
+			       "missing: \"cpu %s: cpufreq_init: failed to get clk: -2\", no cpufreq policy and no EM for pd %s; fix: add clocks = <&cluster_clock> to every cpu node",
+			       pd->name, pd->name);
+	}
 
 	for (k = 0; k < m->nr_pds; k++) {
 		struct em_pd *pd = &m->pd[k];
-		int first = pd->first_cpu, node = m->cpu[first].node;
-		bool last = k == m->nr_pds - 1, present, dt_power;
-		uint32_t coeff = 0, cap = 0, c;
-		char list[128];
 
-		/* cpufreq-dt: cpufreq_init() needs the policy CPU's clock */
-		if (!em_has_prop(m, node, "clocks"))
-			return em_fail(m, node, "clocks",
-				       "missing: \"cpu %s: cpufreq_init: failed to get clk: -2\", no cpufreq policy and no EM for pd %s; fix: add clocks = <&cluster_clock> to every cpu node",
-				       pd->name, pd->name);
-
-		/* the last policy completes the capacities before its EM */
-		em_cpulist(list, sizeof(list), pd->cpus);
-		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-			if (!(pd->cpus & (1U << cpu)))
-				continue;
-			c = last ? m->cpu[cpu].capacity :
-				   m->cpu[cpu].early_capacity;
-			if (cpu != first && c != cap)
-				return em_fail(m, m->cpu[cpu].node, NULL,
-					       "%scapacity %u, cpu%d has %u: \"cpu %s: EM: CPUs of %s must have the same capacity\", no EM for pd %s; fix: give the CPUs of one OPP table the same capacity-dmips-mhz",
-					       last ? "" : "early ", c, first, cap,
-					       pd->name, list, pd->name);
-			cap = c;
-		}
-		if (cap != m->cpu[first].capacity)
-			em_note(m, node, NULL,
-				"pd %s registers its EM with the early capacity %u (capacity_freq_ref at boot: %u kHz), which becomes %u once every CPU has a cpufreq policy; states found inefficient with either stay so",
-				pd->name, cap, m->cpu[first].boot_fref,
-				m->cpu[first].capacity);
-
-		/* _of_has_opp_microwatt_property(): the lowest OPP decides */
-		dt_power = pd->opps[0].u_watt;
-		if (!dt_power) {
-			if (em_read_u32(m, node, "dynamic-power-coefficient",
-					&coeff, &present))
-				return -1;
-			if (!present || !coeff)
-				return em_fail(m, node, "dynamic-power-coefficient",
-					       "%s: cpufreq-dt registers no EM for pd %s (cpus %s) and says nothing (only dev_dbg \"Couldn't find proper 'dynamic-power-coefficient' in DT\"); fix: add dynamic-power-coefficient = <uW/MHz/V^2> to the cpu node (Exynos5422: 90 on A7, 310 on A15)",
-					       present ? "is 0" : "missing",
-					       pd->name, list);
-		}
-
-		if (em_create_perf_table(m, pd, dt_power, coeff))
-			return -1;
-		em_init_performance(pd, cap);
-		pd->flags = EM_PERF_DOMAIN_MICROWATTS;
-		/* em_cpufreq_update_efficiencies(), at registration only */
-		if (em_compute_costs(m, pd))
-			pd->flags |= EM_PERF_DOMAIN_SKIP_INEFFICIENCIES;
+		pd->have = EM_HAVE_ALL;
+		if (!em_register_pd(m, pd, k == m->nr_pds - 1))
+			continue;
+		memcpy(pd->error, m->error, sizeof(pd->error));
+		m->error[0] = '\0';
+		free(pd->states);
+		pd->states = NULL;
+		pd->nr_states = 0;
+		m->nr_failed++;
 	}
 
 	/* em_check_capacity_update() -> em_adjust_new_capacity() */
@@ -841,11 +1217,17 @@ static int em_register(struct em_model *m)
 		struct em_pd *pd = &m->pd[k];
 
 		pd->capacity = m->cpu[pd->first_cpu].capacity;
-		if (pd->states[pd->nr_states - 1].performance == pd->capacity)
+		if (!pd->nr_states ||
+		    pd->states[pd->nr_states - 1].performance == pd->capacity)
 			continue;
 		em_init_performance(pd, pd->capacity);
 		em_compute_costs(m, pd);
 	}
+	for (k = 0; k < m->nr_pds; k++)
+		if (m->pd[k].error[0]) {
+			memcpy(m->error, m->pd[k].error, sizeof(m->error));
+			return -1;
+		}
 	return 0;
 }
 
@@ -882,16 +1264,57 @@ int em_cpulist(char *buf, size_t len, uint32_t cpus)
  *
  * Return: 0, or -1 if the kernel would build no EM (or the file is no DTB).
  */
+static int em_model_compute(struct em_model *m, const struct em_options *opt);
+
 int em_model_load(struct em_model *m, const char *file,
 		  const struct em_options *opt)
 {
-	int k;
-
 	memset(m, 0, sizeof(*m));
 	m->file = file;
+	m->cap_first_missing = -1;
 
-	if (em_read_file(m) || em_find_cpus(m) || em_find_opp_tables(m) ||
-	    em_make_pds(m))
+	if (em_read_file(m)) {
+		m->bad_file = true;
+		return -1;
+	}
+	return em_model_compute(m, opt);
+}
+
+/**
+ * em_model_load_mem() - em_model_load() on a DTB in memory
+ * @m:		the model to fill in
+ * @name:	a name for messages
+ * @buf:	the blob (copied)
+ * @size:	its size
+ * @opt:	what the DT does not say
+ *
+ * Return: 0, or -1 as em_model_load().
+ */
+int em_model_load_mem(struct em_model *m, const char *name, const void *buf,
+		      size_t size, const struct em_options *opt)
+{
+	memset(m, 0, sizeof(*m));
+	m->file = name;
+	m->cap_first_missing = -1;
+	m->fdt = malloc(size ? size : 1);
+	if (!m->fdt) {
+		m->bad_file = true;
+		return em_fail(m, -1, NULL, "out of memory");
+	}
+	memcpy(m->fdt, buf, size);
+	if (em_check_blob(m, size)) {
+		m->bad_file = true;
+		return -1;
+	}
+	return em_model_compute(m, opt);
+}
+
+static int em_model_compute(struct em_model *m, const struct em_options *opt)
+{
+	int k;
+
+	em_guess_arch(m, opt);
+	if (em_find_cpus(m) || em_find_opp_tables(m) || em_make_pds(m))
 		return -1;
 	for (k = 0; k < m->nr_pds; k++)
 		if (em_parse_opps(m, &m->pd[k]))
@@ -899,6 +1322,12 @@ int em_model_load(struct em_model *m, const char *file,
 	if (em_capacity(m, opt) || em_register(m))
 		return -1;
 	return 0;
+}
+
+unsigned int em_max_num_cpus(const struct em_model *m)
+{
+	return m->arch == EM_ARCH_ARM64 ? EM_MAX_NUM_CPUS_64 :
+					  EM_MAX_NUM_CPUS_32;
 }
 
 void em_model_free(struct em_model *m)

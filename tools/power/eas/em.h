@@ -13,14 +13,32 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* arm32 allows up to 32 CPUs (NR_CPUS); exynos_defconfig sets 8 */
 #define EM_NR_CPUS		32
 #define EM_DEFCONFIG_NR_CPUS	8
 
-/* include/linux/energy_model.h, 32-bit */
-#define EM_MAX_NUM_CPUS		16
+/* include/linux/energy_model.h: 16 on 32-bit, 4096 on 64-bit */
+#define EM_MAX_NUM_CPUS_32	16
+#define EM_MAX_NUM_CPUS_64	4096
 #define EM_MAX_POWER		64000000U
+
+/* v5.0 to v6.6: build_perf_domains() refused more than this */
+#define EM_MAX_COMPLEXITY	2048
+
+/**
+ * enum em_arch - the kernel the EM is computed for
+ * @EM_ARCH_AUTO:	guess from the CPUs' compatible strings
+ * @EM_ARCH_ARM:	arm32: 32-bit unsigned long, capacities in
+ *			possible-CPU order, table_efficiency fallback
+ * @EM_ARCH_ARM64:	arm64: 64-bit, capacities from cpu-map only
+ */
+enum em_arch {
+	EM_ARCH_AUTO,
+	EM_ARCH_ARM,
+	EM_ARCH_ARM64,
+};
 
 #define EM_PERF_DOMAIN_MICROWATTS		0x1
 #define EM_PERF_DOMAIN_SKIP_INEFFICIENCIES	0x2
@@ -47,7 +65,8 @@
  * @u_volt:	supplies[0].u_volt: the first (target) cell of opp-microvolt
  * @u_watt:	supplies[0].u_watt: opp-microwatt, 0 if absent
  * @turbo:	the OPP has turbo-mode (a cpufreq boost frequency)
- * @node:	offset of the OPP node in the blob
+ * @node:	offset of the OPP node in the blob (the cpu node for a
+ *		legacy operating-points table)
  */
 struct em_opp {
 	uint32_t rate;
@@ -77,7 +96,10 @@ struct em_state {
  * struct em_cpu - a possible CPU, numbered as arm32 numbers them
  * @node:		offset of the cpu node in the blob
  * @opp_table:		offset of its operating-points-v2 table node
+ * @v1:			its OPPs come from a legacy operating-points table
  * @pd:			index of its performance domain
+ * @raw:		capacity-dmips-mhz, if @has_raw
+ * @has_raw:		capacity-dmips-mhz is present
  * @boot_fref:		capacity_freq_ref when the DT is parsed (kHz, or 1)
  * @early_capacity:	cpu_scale until every CPU has a cpufreq policy
  * @capacity:		cpu_scale afterwards (the final one)
@@ -85,7 +107,10 @@ struct em_state {
 struct em_cpu {
 	int node;
 	int opp_table;
+	bool v1;
 	int pd;
+	uint32_t raw;
+	bool has_raw;
 	uint32_t boot_fref;
 	uint32_t early_capacity;
 	uint32_t capacity;
@@ -103,6 +128,11 @@ struct em_cpu {
  * @flags:	EM_PERF_DOMAIN_*
  * @nr_states:	number of entries in @states
  * @states:	the EM table, in ascending frequency order
+ * @dt_power:	power from opp-microwatt, not from the coefficient
+ * @coeff:	dynamic-power-coefficient of @first_cpu (0 if absent)
+ * @have:	EM_HAVE_* (a debugfs tree may lack some files)
+ * @error:	why the kernel registers no EM for this domain ("" if it does)
+ * @why_all:	why cpufreq-dt fell back to one policy for all CPUs, or ""
  */
 struct em_pd {
 	char name[16];
@@ -115,7 +145,18 @@ struct em_pd {
 	uint32_t flags;
 	int nr_states;
 	struct em_state *states;
+	bool dt_power;
+	uint32_t coeff;
+	unsigned int have;
+	char error[EM_MSG_LEN];
+	char why_all[256];
 };
+
+/* what a debugfs tree had; a DTB gives all */
+#define EM_HAVE_FLAGS		0x1
+#define EM_HAVE_PERFORMANCE	0x2
+#define EM_HAVE_INEFFICIENT	0x4
+#define EM_HAVE_ALL		0x7
 
 /**
  * struct em_boot_rate - rate of a cluster clock when the DT is parsed
@@ -129,6 +170,7 @@ struct em_boot_rate {
 
 /**
  * struct em_options - what the DT does not say
+ * @arch:		the kernel's architecture
  * @boot_none:		no CPU clock can be read when arm32 parses the
  *			capacities (its provider probes later): all 1
  * @nr_boot_rates:	number of entries in @boot_rates
@@ -136,6 +178,7 @@ struct em_boot_rate {
  *			runs at its highest OPP, as a boot loader leaves it
  */
 struct em_options {
+	enum em_arch arch;
 	bool boot_none;
 	int nr_boot_rates;
 	struct em_boot_rate boot_rates[EM_NR_CPUS];
@@ -143,13 +186,21 @@ struct em_options {
 
 /**
  * struct em_model - what the kernel builds from one DTB
- * @file:		the DTB file name, for messages
- * @fdt:		the blob
+ * @file:		the DTB file name (or debugfs path), for messages
+ * @fdt:		the blob (NULL for a model read from debugfs)
+ * @arch:		EM_ARCH_ARM or EM_ARCH_ARM64
+ * @arch_guessed:	@arch was guessed from the CPUs
+ * @bad_file:		the file is no readable DTB at all
+ * @layout:		for debugfs: "6.9+", "5.16+", "5.9+" or "5.0 (pdN/cs:)"
  * @nr_cpus:		number of possible CPUs
  * @cpu:		the CPUs, by logical number
  * @nr_pds:		number of performance domains
  * @pd:			the performance domains, in creation order
  * @capacity_from_dt:	capacity-dmips-mhz was found on every CPU
+ * @cap_first_missing:	the first CPU the kernel found without it, or -1
+ * @cap_fallback:	what the kernel did instead, for messages
+ * @nr_failed:		performance domains the kernel registers no EM for
+ * @smt:		cpu-map has thread nodes (arm64): no EAS
  * @error:		why the model could not be built
  * @nr_notes:		number of entries in @notes
  * @notes:		what the kernel does that one may not expect
@@ -157,11 +208,19 @@ struct em_options {
 struct em_model {
 	const char *file;
 	void *fdt;
+	enum em_arch arch;
+	bool arch_guessed;
+	bool bad_file;
+	char layout[32];
 	int nr_cpus;
 	struct em_cpu cpu[EM_NR_CPUS];
 	int nr_pds;
 	struct em_pd pd[EM_NR_CPUS];
 	bool capacity_from_dt;
+	int cap_first_missing;
+	char cap_fallback[EM_MSG_LEN];
+	int nr_failed;
+	bool smt;
 	char error[EM_MSG_LEN];
 	int nr_notes;
 	char notes[EM_MAX_NOTES][EM_MSG_LEN];
@@ -169,7 +228,24 @@ struct em_model {
 
 int em_model_load(struct em_model *m, const char *file,
 		  const struct em_options *opt);
+int em_model_load_mem(struct em_model *m, const char *name, const void *buf,
+		      size_t size, const struct em_options *opt);
 void em_model_free(struct em_model *m);
 int em_cpulist(char *buf, size_t len, uint32_t cpus);
+int em_parse_cpulist(const char *s, uint32_t *cpus);
+unsigned int em_max_num_cpus(const struct em_model *m);
+
+/* debugfs.c */
+int em_debugfs_load(struct em_model *m, const char *path);
+int em_lines_load_mem(struct em_model *m, const char *name, const char *buf,
+		      size_t size);
+
+/* check.c */
+struct em_check_options {
+	bool legacy;
+};
+
+int em_check(FILE *out, const struct em_model *m,
+	     const struct em_check_options *opt);
 
 #endif /* __EAS_EM_H */

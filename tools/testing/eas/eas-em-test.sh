@@ -582,8 +582,9 @@ expect_bad "no /cpus" "$tmp/b.dtb" "/cpus: node missing"
 
 cp "$XU4" "$tmp/b.dtb"
 fdtput -d "$tmp/b.dtb" /cpus/cpu@101 operating-points-v2
-expect_bad "cpu without operating-points-v2" "$tmp/b.dtb" \
-	"/cpus/cpu@101: operating-points-v2: missing" "OPP table can't be empty"
+expect_bad "cpu without operating-points-v2: one policy for all, capacities differ" "$tmp/b.dtb" \
+	"cpu@101 has no operating-points-v2" "Couldn't find opp node" \
+	"EM: CPUs of 0-7 must have the same capacity"
 
 cp "$XU4" "$tmp/b.dtb"
 fdtput -t x "$tmp/b.dtb" /cpus/cpu@0 operating-points-v2 dead
