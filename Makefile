@@ -5,6 +5,7 @@
 #   make run      install what is missing, build the kernel, boot the virtual
 #                 XU4 and show its Energy Model and EAS state
 #   make check    run every test; ends with "N passed, N failed"
+#   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #
 # Build products live in build/ (git-ignored).
@@ -19,7 +20,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check odroid deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check bench odroid deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -44,7 +45,10 @@ vxu4: kernel $(BUILD)/vxu4-dtb
 	@echo "==> build/vxu4.dtb: QEMU virt + CPUs, OPPs and cpu-map of $(notdir $(BOARD_DTB))"
 
 # Our guest tools, cross-built static, go into the initramfs too.
-GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work
+GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench
+$(BUILD)/guest-tools/usr/bin/vxu4-bench: scripts/guest/bench
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps
 	@mkdir -p $(dir $@)
 	arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $<
@@ -60,6 +64,10 @@ run: vxu4 initramfs
 
 check: vxu4 initramfs tools
 	@scripts/check.sh
+
+# The reference experiments (ITER, TASKS, DURATION, HB_LOOPS: scripts/bench.sh)
+bench: vxu4 initramfs
+	@scripts/bench.sh
 
 odroid: kernel
 	@scripts/odroid.sh

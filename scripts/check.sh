@@ -82,6 +82,8 @@ suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
 # boot; their lines are in its log.
 suite "virtual XU4 physics: CPU speed, util, power meters" \
 	tools/testing/vxu4/physics-test.sh "$build/system-test.log"
+suite "reference experiments, smoke" \
+	tools/testing/vxu4/bench-smoke.sh "$build/system-test.log"
 suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit.sh "$build/system-test.log"
 
 echo

@@ -2,6 +2,8 @@
 /*
  * eas-work - fixed work and periodic work for the virtual XU4's tests
  *
+ *   eas-work now
+ *	Print CLOCK_MONOTONIC in ns (busybox's date has no %N).
  *   eas-work loops N
  *	Run N iterations of a fixed integer loop (a fixed amount of work, not
  *	of time). Prints "wall_ns=.. runtime_ns=..".
@@ -130,6 +132,10 @@ int main(int argc, char **argv)
 	uint64_t t0;
 	long long r0;
 
+	if (argc == 2 && !strcmp(argv[1], "now")) {
+		printf("%llu\n", (unsigned long long)now_ns());
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "loops")) {
 		unsigned long n = arg(argv[2]);
 
@@ -154,6 +160,6 @@ int main(int argc, char **argv)
 		return periodic(arg(argv[2]), arg(argv[3]), arg(argv[4]));
 
 	fprintf(stderr,
-		"usage: eas-work loops N | spin MS | periodic PERIOD_US LOOPS SECONDS\n");
+		"usage: eas-work now | loops N | spin MS | periodic PERIOD_US LOOPS SECONDS\n");
 	return 2;
 }
