@@ -1256,6 +1256,38 @@ int em_cpulist(char *buf, size_t len, uint32_t cpus)
 	return n;
 }
 
+/* Parse a "%*pbl" list, like 0-3,5; -1 if malformed or past EM_NR_CPUS */
+int em_parse_cpulist(const char *s, uint32_t *cpus)
+{
+	unsigned long a, b;
+	char *end;
+
+	*cpus = 0;
+	if (!*s)
+		return -1;
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		a = strtoul(s, &end, 10);
+		b = a;
+		if (*end == '-') {
+			s = end + 1;
+			if (*s < '0' || *s > '9')
+				return -1;
+			b = strtoul(s, &end, 10);
+		}
+		if (a > b || b >= EM_NR_CPUS)
+			return -1;
+		for (; a <= b; a++)
+			*cpus |= 1U << a;
+		if (!*end)
+			return 0;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
 /**
  * em_model_load() - read a DTB and compute the EM Linux 6.12 builds from it
  * @m:		the model to fill in; m->error says why on failure

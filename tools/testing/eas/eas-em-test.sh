@@ -287,15 +287,21 @@ def states(text):
                     'cost': cost, 'inefficient': ineff})
     return out
 
-want = {'perf_domains': [
+# complexity: 2 pds * (8 CPUs + 13 + 19 states) = 80; ratios against the
+# A7: capacity 1024/377, top power 1067233/204828, lowest cost 4904/2733
+want = {'source': 'dtb', 'arch': 'arm', 'complexity': 80,
+    'perf_domains': [
     {'name': 'cpu0', 'cpus': [0, 1, 2, 3], 'capacity': 377, 'flags': 3,
      'states': states(os.environ['XU4_A7'])},
     {'name': 'cpu4', 'cpus': [4, 5, 6, 7], 'capacity': 1024, 'flags': 3,
-     'states': states(os.environ['XU4_A15'])}]}
+     'states': states(os.environ['XU4_A15'])}],
+    'ratios': [{'perf_domain': 'cpu4', 'reference': 'cpu0',
+                'capacity': 2.7162, 'top_power': 5.2104, 'min_cost': 1.7944}]}
 got = json.load(open(sys.argv[1]))
 if got != want:
     print('json differs from the hand-checked table')
     sys.exit(1)
+assert set(got) == {'source', 'arch', 'complexity', 'perf_domains', 'ratios'}
 for pd in got['perf_domains']:
     for ps in pd['states']:
         assert isinstance(ps['inefficient'], bool)
