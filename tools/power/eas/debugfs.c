@@ -333,6 +333,7 @@ static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 				 m->file, name);
 		return ret;
 	}
+	ret = -1;
 	if (em_parse_cpulist(buf, &pd->cpus))
 		return dfs_fail(m, "%s: '%.40s' is not a CPU list (like 0-3,5) of CPUs 0-%d",
 				rel, buf, EM_NR_CPUS - 1);

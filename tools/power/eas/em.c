@@ -200,6 +200,63 @@ static int em_read_file(struct em_model *m)
 	return em_check_blob(m, size);
 }
 
+/*
+ * libfdt's fdt_check_full(), which the kernel's copy of libfdt (used for
+ * the static guest build) leaves out: every tag, node nesting and property
+ * name checked, so that the read-only accessors are safe afterwards.
+ */
+static int em_fdt_check_full(const void *fdt, size_t bufsize)
+{
+	int err, depth = 0, offset, nextoffset = 0, len;
+	bool expect_end = false;
+	uint32_t tag;
+
+	if (bufsize < FDT_V1_SIZE)
+		return -FDT_ERR_TRUNCATED;
+	err = fdt_check_header(fdt);
+	if (err)
+		return err;
+	if (bufsize < fdt_totalsize(fdt))
+		return -FDT_ERR_TRUNCATED;
+	for (;;) {
+		const struct fdt_property *prop;
+
+		offset = nextoffset;
+		tag = fdt_next_tag(fdt, offset, &nextoffset);
+		if (nextoffset < 0)
+			return nextoffset;
+		if (expect_end && tag != FDT_END && tag != FDT_NOP)
+			return -FDT_ERR_BADSTRUCTURE;
+		switch (tag) {
+		case FDT_NOP:
+			break;
+		case FDT_END:
+			return depth ? -FDT_ERR_BADSTRUCTURE : 0;
+		case FDT_BEGIN_NODE:
+			if (++depth > 64)
+				return -FDT_ERR_BADSTRUCTURE;
+			break;
+		case FDT_END_NODE:
+			if (--depth < 0)
+				return -FDT_ERR_BADSTRUCTURE;
+			if (!depth)
+				expect_end = true;
+			break;
+		case FDT_PROP:
+			if (!depth)
+				return -FDT_ERR_BADSTRUCTURE;
+			prop = fdt_get_property_by_offset(fdt, offset, &len);
+			if (!prop)
+				return len;
+			if (!fdt_get_string(fdt, fdt32_ld(&prop->nameoff), &len))
+				return len < 0 ? len : -FDT_ERR_BADSTRUCTURE;
+			break;
+		default:
+			return -FDT_ERR_INTERNAL;
+		}
+	}
+}
+
 /* Is the blob a whole, sane flattened device tree? */
 static int em_check_blob(struct em_model *m, size_t size)
 {
@@ -222,7 +279,12 @@ static int em_check_blob(struct em_model *m, size_t size)
 		return em_fail(m, -1, NULL,
 			       "truncated: %zu bytes, the header says %u; fix: copy or rebuild the DTB",
 			       size, fdt_totalsize(buf));
-	err = fdt_check_full(buf, size);
+	/* libfdt reads the blocks as 32-bit words: keep them aligned */
+	if (fdt_off_dt_struct(buf) % 4 || fdt_off_mem_rsvmap(buf) % 8)
+		return em_fail(m, -1, NULL,
+			       "corrupt device tree: misaligned structure block (offset %u) or reserve map (offset %u); fix: rebuild the DTB with dtc",
+			       fdt_off_dt_struct(buf), fdt_off_mem_rsvmap(buf));
+	err = em_fdt_check_full(buf, size);
 	if (err)
 		return em_fail(m, -1, NULL,
 			       "corrupt device tree: %s; fix: rebuild the DTB with dtc",
