@@ -705,6 +705,419 @@ check "--boot-freq on a CPU the DT lacks: exit 2" [ "$rc" -eq 2 -a -z "$out" ]
 run compute --bogus "$XU4"
 check "unknown option: exit 2" [ "$rc" -eq 2 -a -z "$out" ]
 
+# --- show: a real guest's debugfs, old layouts, bad trees --------------------
+# data/vxu4-debugfs.txt: the '@em' lines of a console log of the virtual
+# XU4 (build/system-test.log), a dump of its /sys/kernel/debug/energy_model.
+# Its EM is the one computed from the board DT, file by file.
+DUMP=$here/data/vxu4-debugfs.txt
+run show --format=debugfs "$DUMP"
+same_lines "show: the guest's dump, read back file by file" "$tmp/xu4.want" "$tmp/out"
+run diff "$XU4" "$DUMP"
+check "diff XU4 DTB vs the guest's debugfs: same, exit 0" \
+	grep -qx "same: 2 perf domains, 32 perf states" <<< "$out"
+check "diff: exit 0 when same" [ "$rc" -eq 0 ]
+run show "$DUMP"
+check "show: table of the dump says layout v6.9+" grep -q "debugfs layout of v6.9+" <<< "$out"
+check "show: table row A15 2 GHz" \
+	grep -qE "^ +18 +2000000 +1067233 +1024 +10422 +0$" <<< "$out"
+
+# compute --tree writes a debugfs tree that show and diff read back
+run compute --tree "$tmp/tree" "$XU4"
+check "compute --tree: exit 0" [ "$rc" -eq 0 ]
+check "compute --tree: ps:200000/cost of cpu4 is 4923" \
+	[ "$(cat "$tmp/tree/cpu4/ps:200000/cost" 2>/dev/null)" = 4923 ]
+check "compute --tree: flags is 0x3" [ "$(cat "$tmp/tree/cpu0/flags" 2>/dev/null)" = 0x3 ]
+run show --format=debugfs "$tmp/tree"
+same_lines "show DIR: the tree read back" "$tmp/xu4.want" "$tmp/out"
+run compute --tree "$tmp/tree" "$XU4"
+check "compute --tree into a non-empty directory: exit 2" [ "$rc" -eq 2 ]
+
+cp -r "$tmp/tree" "$tmp/t2"
+echo 10423 > "$tmp/t2/cpu4/ps:2000000/cost"
+run diff "$XU4" "$tmp/t2"
+check "diff: one changed cost: exit 1" [ "$rc" -eq 1 ]
+check "diff: names the state and both values" \
+	grep -qx "pd cpu4: ps:2000000: cost: 10422 != 10423" <<< "$out"
+rm -r "$tmp/t2/cpu0/ps:1400000"
+run diff "$XU4" "$tmp/t2"
+check "diff: a missing state is reported" grep -qx "pd cpu0: ps:1400000: only in A" <<< "$out"
+
+run diff "$XU4" "$XU3L"
+check "diff two DTBs (XU4, XU3-lite): exit 1" [ "$rc" -eq 1 ]
+check "diff two DTBs: A15 1.9 GHz only in XU4" grep -qx "pd cpu4: ps:1900000: only in A" <<< "$out"
+check "diff two DTBs: A7 perf at 200 MHz 53 vs 59" \
+	grep -qx "pd cpu0: ps:200000: performance: 53 != 59" <<< "$out"
+
+# v5.9-v5.15: no flags, inefficient or performance files
+cp -r "$tmp/tree" "$tmp/t59"
+find "$tmp/t59" \( -name performance -o -name inefficient -o -name flags \) -delete
+run show "$tmp/t59"
+check "show v5.9-v5.15 layout: named" grep -q "layout of v5.9-v5.15" <<< "$out"
+check "show v5.9-v5.15 layout: '-' for what it lacks" \
+	grep -qE "^ +0 +200000 +14580 +- +2750 +-$" <<< "$out"
+run diff "$XU4" "$tmp/t59"
+check "diff vs v5.9 layout: compares what both have, same" [ "$rc" -eq 0 ]
+# v5.0-v5.8: pdN/cs:<kHz>, cost = fmax * power / freq
+mkdir -p "$tmp/t50/pd0/cs:200000" "$tmp/t50/pd0/cs:300000"
+echo 0-3 > "$tmp/t50/pd0/cpus"
+printf '200000\n' > "$tmp/t50/pd0/cs:200000/frequency"
+printf '14\n' > "$tmp/t50/pd0/cs:200000/power"
+printf '21\n' > "$tmp/t50/pd0/cs:200000/cost"
+printf '300000\n' > "$tmp/t50/pd0/cs:300000/frequency"
+printf '21\n' > "$tmp/t50/pd0/cs:300000/power"
+printf '21\n' > "$tmp/t50/pd0/cs:300000/cost"
+run show --format=json "$tmp/t50"
+check "show v5.0-v5.8 pdN/cs: layout: exit 0" [ "$rc" -eq 0 ]
+check "show v5.0 layout: JSON with 2 states of pd0" \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["perf_domains"][0]; assert d["source"]=="debugfs" and p["name"]=="pd0" and p["cpus"]==[0,1,2,3] and [s["frequency_khz"] for s in p["states"]]==[200000,300000] and p["states"][1]["power_uw"]==21' "$tmp/out"
+
+# show: bad trees, each one line naming the file, exit 2
+show_bad()
+{
+	local desc=$1 path=$2 frag=$3 why=""
+
+	run show "$path"
+	[ "$rc" -eq 2 ] || why="exit status $rc, want 2"
+	[ -z "$why" ] && [ -s "$tmp/out" ] && why="output on stdout"
+	[ -z "$why" ] && [ "$(wc -l < "$tmp/err")" -ne 1 ] && why="stderr is not one line"
+	[ -z "$why" ] && [[ "$err" != *"$frag"* ]] && why="message lacks '$frag'"
+	if [ -z "$why" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "$why" "stderr: $err"
+	fi
+}
+
+cp -r "$tmp/tree" "$tmp/b1"
+rm "$tmp/b1/cpu0/ps:200000/power"
+show_bad "show: a missing file is named" "$tmp/b1" "cpu0/ps:200000/power: missing"
+cp -r "$tmp/tree" "$tmp/b2"
+echo 12ab > "$tmp/b2/cpu4/ps:300000/cost"
+show_bad "show: a value that is not a number" "$tmp/b2" "cpu4/ps:300000/cost: '12ab' is not a number"
+cp -r "$tmp/tree" "$tmp/b3"
+echo 99999999999 > "$tmp/b3/cpu4/ps:300000/power"
+show_bad "show: a value beyond 32 bits" "$tmp/b3" "cpu4/ps:300000/power: '99999999999' is out of range"
+cp -r "$tmp/tree" "$tmp/b4"
+echo "0-x" > "$tmp/b4/cpu0/cpus"
+show_bad "show: a cpus file that is no CPU list" "$tmp/b4" "cpu0/cpus: '0-x' is not a CPU list"
+cp -r "$tmp/tree" "$tmp/b5"
+echo 300001 > "$tmp/b5/cpu0/ps:300000/frequency"
+show_bad "show: frequency and directory disagree" "$tmp/b5" "300001, but the directory says 300000"
+mkdir "$tmp/empty"
+show_bad "show: an empty energy_model" "$tmp/empty" "no CPU perf domain"
+show_bad "show: no such path" "$tmp/nowhere" "cannot access"
+printf 'hello\nworld\n' > "$tmp/junk.txt"
+show_bad "show: a file without energy_model lines" "$tmp/junk.txt" 'no "energy_model/<path> <value>" line'
+printf 'energy_model/cpu0/cpus 0-3\nenergy_model/cpu0/cpus 0-3\n' > "$tmp/twice.txt"
+show_bad "show: a dump with a file twice" "$tmp/twice.txt" "energy_model/cpu0/cpus: twice"
+if ! grep -q " /sys/kernel/debug debugfs " /proc/mounts; then
+	show_bad "show: debugfs not mounted: says so, with the mount command" \
+		/sys/kernel/debug/energy_model "debugfs is not mounted on /sys/kernel/debug; fix: mount -t debugfs"
+else
+	skip "show: debugfs not mounted (it is mounted here)"
+fi
+run diff "$XU4" "$tmp/empty"
+check "diff with a bad side: exit 2" [ "$rc" -eq 2 ]
+
+# --- check --------------------------------------------------------------------
+# check_has DESC FILE WANT_RC LINE_REGEX [ARGS...]: check exits WANT_RC and
+# prints a line matching LINE_REGEX
+check_has()
+{
+	local desc=$1 file=$2 want=$3 re=$4
+
+	shift 4
+	run check "$@" "$file"
+	if [ "$rc" -ne "$want" ]; then
+		not_ok "$desc" "exit status $rc, want $want" "$(grep -v ^info: <<< "$out" | head -5)"
+	elif ! grep -qE -- "$re" <<< "$out"; then
+		not_ok "$desc" "no line matching '$re'" "${out:0:600}"
+	else
+		ok "$desc"
+	fi
+}
+
+check_has "check xu4: 2 warnings (A15 1.6/1.7 GHz above 1.8 GHz's voltage), exit 1" "$XU4" 1 \
+	"^0 errors, 2 warnings, [0-9]+ info$"
+check_has "check xu4: 1.6 GHz at 1.25 V above 1.8 GHz's 1.2375 V" "$XU4" 1 \
+	"^warning: .*/opp-1600000000: opp-microvolt: 1250000 uV at 1600000 kHz is above the 1237500 uV of the faster 1800000 kHz"
+check_has "check xu4: A15 inefficient states and schedutil's floor 500 MHz" "$XU4" 1 \
+	"^info: .*pd cpu4: inefficient states \(kHz\) 200000 300000 400000 900000 1300000 1400000 1600000 1700000: .*schedutil never selects them.*lowest frequency in use 500000 kHz$"
+check_has "check xu4: A7 floor 300 MHz" "$XU4" 1 \
+	"pd cpu0: inefficient states \(kHz\) 200000 400000 500000 600000 800000 900000 1100000 1200000: .*lowest frequency in use 300000 kHz$"
+check_has "check xu4: equal-voltage group of 7 A15 OPPs at 0.9 V" "$XU4" 1 \
+	"^info: .*pd cpu4: 7 OPPs share 900000 uV \(200000 to 800000 kHz\)"
+check_has "check xu4: EAS can start, capacities 377 and 1024" "$XU4" 1 \
+	"^info: .*EAS: can start: 2 perf domains, one EM each, capacities 377, 1024 \(asymmetric\), at most 16 CPUs per perf domain on 32-bit"
+check_has "check xu4: unsorted OPP nodes are only info" "$XU4" 1 \
+	"^info: .*opp-hz: 1200000000 Hz after 1300000000 Hz: the OPP core sorts"
+
+# --legacy: v5.x compared kHz / mW (mW = uW / 1000 of the tables above),
+# integer division, each state with the one below; count them from the
+# hand-checked tables, independently of eas-em
+legacy_pairs()
+{
+	local prev="" s f p e n=0
+
+	for s in $1; do
+		s=${s%'*'}
+		IFS=: read -r f p _ _ <<< "$s"
+		e=$((f / (p / 1000)))
+		[ -n "$prev" ] && [ "$e" -ge "$prev" ] && n=$((n + 1))
+		prev=$e
+	done
+	echo $n
+}
+want_legacy=$(( $(legacy_pairs "$XU4_A7") + $(legacy_pairs "$XU4_A15") ))
+run check --legacy "$XU4"
+got_legacy=$(grep -c "legacy: em_perf_state" <<< "$out")
+check "check --legacy xu4: $want_legacy hertz/watts pairs, as the v5.x rule gives" \
+	[ "$got_legacy" -eq "$want_legacy" ]
+check "check --legacy xu4: A7 state 1 vs 0, 14285 >= 14285, both messages" \
+	grep -qF "pd cpu0: legacy: em_perf_state 1 >= em_perf_state0 (300000 kHz / 21 mW = 14285 >= 200000 kHz / 14 mW = 14285): v5.9-v5.15 printed \"cpu cpu0: EM: hertz/watts ratio non-monotonically decreasing: em_perf_state 1 >= em_perf_state0\" (dev_dbg), v5.0-v5.8 \"pd0: hertz/watts ratio non-monotonically decreasing: em_cap_state 1 >= em_cap_state0\" (pr_warn)" <<< "$out"
+run check "$XU4"
+check "check without --legacy: no legacy lines" [ "$(grep -c legacy: <<< "$out")" -eq 0 ]
+
+cp "$XU4" "$tmp/c.dtb"
+fdtput -d "$tmp/c.dtb" /cpus/cpu@100 dynamic-power-coefficient
+check_has "check: no coefficient: no EM, silently, and the fix" "$tmp/c.dtb" 1 \
+	"^error: .*/cpus/cpu@100: dynamic-power-coefficient: missing: cpufreq-dt registers no EM for pd cpu0 \(cpus 0-3\) and says nothing .*fix: add dynamic-power-coefficient"
+check_has "check: no coefficient: EAS will not start" "$tmp/c.dtb" 1 \
+	"^error: .*EAS: will not start: pd cpu0 has no EM.*pd_init: no EM found for CPU0"
+
+cp "$XU4" "$tmp/c.dtb"
+fdtput -d "$tmp/c.dtb" "$a15_table/opp-900000000" opp-microvolt
+check_has "check: OPP without voltage: invalid perf. state" "$tmp/c.dtb" 1 \
+	"^error: .*$a15_table/opp-900000000: opp-microvolt: missing.*\"cpu cpu4: EM: invalid perf. state: -22\", no EM for pd cpu4; fix: add opp-microvolt"
+
+cp "$XU4" "$tmp/c.dtb"
+fdtput -d "$tmp/c.dtb" /cpus/cpu@0 capacity-dmips-mhz
+check_has "check: capacity missing on cpu4 (arm32): fallback, all 1024, no EAS" "$tmp/c.dtb" 1 \
+	"^error: .*/cpus/cpu@0: capacity-dmips-mhz: \"cpu_capacity: partial information: fallback to 1024 for all CPUs\"; arm32 then takes capacities from its table_efficiency.*so all CPUs look alike and EAS cannot start"
+cp "$XU4" "$tmp/c.dtb"
+fdtput -d "$tmp/c.dtb" /cpus/cpu@100 capacity-dmips-mhz
+check_has "check: capacity missing on the boot CPU (arm32): table_efficiency 448/1535" "$tmp/c.dtb" 1 \
+	"^warning: .*/cpus/cpu@100: capacity-dmips-mhz: on the boot CPU, so the kernel ignores capacity-dmips-mhz on all CPUs, silently.*cpus 0-3: 448, cpus 4-7: 1535"
+for n in 100 101 102 103 0 1 2 3; do
+	fdtput -d "$tmp/c.dtb" "/cpus/cpu@$n" capacity-dmips-mhz 2>/dev/null
+done
+check_has "check: capacity missing on all CPUs (arm32): table_efficiency still asymmetric" "$tmp/c.dtb" 1 \
+	"^warning: .*capacity-dmips-mhz: on the boot CPU.*table_efficiency"
+
+cp "$XU4" "$tmp/c.dtb"
+for n in 100 101 102 103; do fdtput -t u "$tmp/c.dtb" "/cpus/cpu@$n" capacity-dmips-mhz 0; done
+check_has "check: capacity-dmips-mhz 0" "$tmp/c.dtb" 1 \
+	"^error: .*/cpus/cpu@100: capacity-dmips-mhz: 0: its capacity is 0.*Division by zero in kernel"
+cp "$XU4" "$tmp/c.dtb"
+for n in 0 1 2 3; do fdtput -t u "$tmp/c.dtb" "/cpus/cpu@$n" capacity-dmips-mhz 4000; done
+check_has "check: capacity-dmips-mhz * kHz wraps 32 bits on arm32" "$tmp/c.dtb" 1 \
+	"^error: .*/cpus/cpu@0: capacity-dmips-mhz: 4000 \* 2000000 kHz does not fit 32 bits"
+# the small DT with little dmips 2000: 2000 * 1000000 = 1000 * 2000000
+cp "$S" "$tmp/c.dtb"
+fdtput -t u "$tmp/c.dtb" /cpus/cpu@0 capacity-dmips-mhz 2000
+fdtput -t u "$tmp/c.dtb" /cpus/cpu@1 capacity-dmips-mhz 2000
+check_has "check: equal capacities: EAS will not start (no asymmetry)" "$tmp/c.dtb" 1 \
+	"^error: .*EAS: will not start: every CPU has capacity 1024, no asymmetry"
+
+cp "$XU4" "$tmp/c.dtb"
+fdtput -t u "$tmp/c.dtb" /cpus/cpu@100 dynamic-power-coefficient 400
+check_has "check: LITTLE more power-hungry per MHz than big" "$tmp/c.dtb" 1 \
+	"^warning: .*/cpus/cpu@100: dynamic-power-coefficient: 400 on the LITTLE pd cpu0 \(capacity 377\) is above the 310 of the big pd cpu4"
+cp "$XU4" "$tmp/c.dtb"
+fdtput -t u "$tmp/c.dtb" /cpus/cpu@100 dynamic-power-coefficient 5
+check_has "check: coefficient out of a sane range" "$tmp/c.dtb" 1 \
+	"^warning: .*/cpus/cpu@100: dynamic-power-coefficient: 5 uW/MHz/V\^2 is implausible"
+cp "$XU4" "$tmp/c.dtb"
+fdtput -t u "$tmp/c.dtb" /cpus/cpu@0 dynamic-power-coefficient 30000
+check_has "check: power above 64 W: invalid power" "$tmp/c.dtb" 1 \
+	"^error: .*\"cpu cpu4: EM: invalid power: [0-9]+\" \(it must be 1 to 64000000 uW\), no EM for pd cpu4"
+cp "$XU4" "$tmp/c.dtb"
+fdtput -t u "$tmp/c.dtb" /cpus/cpu@101 dynamic-power-coefficient 91
+check_has "check: coefficient differs inside a perf domain" "$tmp/c.dtb" 1 \
+	"^warning: .*/cpus/cpu@101: dynamic-power-coefficient: 91, but the EM of pd cpu0 uses its policy CPU's 90 only"
+
+cp "$S" "$tmp/c.dtb"
+fdtput -c "$tmp/c.dtb" /opp-table-0/opp-close
+fdtput -t x "$tmp/c.dtb" /opp-table-0/opp-close opp-hz 0 "$(printf %x 500000500)"
+fdtput -t u "$tmp/c.dtb" /opp-table-0/opp-close opp-microvolt 1000000
+check_has "check: frequencies less than 1 kHz apart (not increasing in kHz)" "$tmp/c.dtb" 1 \
+	"^error: .*no OPP at or above 1000001000 Hz.*EM: invalid perf. state: -22"
+cp "$S" "$tmp/c.dtb"
+fdtput -c "$tmp/c.dtb" /opp-table-0/opp-dup
+fdtput -t x "$tmp/c.dtb" /opp-table-0/opp-dup opp-hz 0 1dcd6500
+fdtput -t u "$tmp/c.dtb" /opp-table-0/opp-dup opp-microvolt 1050000
+check_has "check: the same frequency twice, other voltage" "$tmp/c.dtb" 1 \
+	"^error: .*opp-hz: 500000000 Hz twice with different voltages.*duplicate OPPs detected"
+
+cp "$XU4" "$tmp/c.dtb"
+fdtput -d "$tmp/c.dtb" "$(fdtget -l "$XU4" / | while read -r n; do
+	[ "$(fdtget -t x "$XU4" "/$n" phandle 2>/dev/null)" = "$(fdtget -t x "$XU4" /cpus/cpu@100 operating-points-v2)" ] && echo "/$n"
+done)" opp-shared
+check_has "check: no opp-shared: a cluster split into per-CPU policies" "$tmp/c.dtb" 1 \
+	"^warning: .*: no opp-shared: cpu0 and cpu1 of one cluster use this OPP table but get a cpufreq policy and an EM each"
+
+# 17 CPUs on one opp-shared table: more than EM_MAX_NUM_CPUS on 32-bit
+{
+	printf '/dts-v1/;\n/ {\n#address-cells = <1>;\n#size-cells = <1>;\n'
+	printf 'clk: clock { compatible = "fixed-clock"; #clock-cells = <0>; clock-frequency = <1000000000>; };\n'
+	printf 'cpus {\n#address-cells = <1>;\n#size-cells = <0>;\n'
+	for i in $(seq 0 16); do
+		printf 'cpu@%x { device_type = "cpu"; compatible = "arm,cortex-a7"; reg = <%d>; clocks = <&clk>; operating-points-v2 = <&t>; capacity-dmips-mhz = <%d>; dynamic-power-coefficient = <100>; };\n' \
+			"$i" "$i" 1024
+	done
+	printf 'cpu@100 { device_type = "cpu"; compatible = "arm,cortex-a15"; reg = <0x100>; clocks = <&clk>; operating-points-v2 = <&u>; capacity-dmips-mhz = <1024>; dynamic-power-coefficient = <300>; };\n'
+	printf '};\n'
+	printf 't: opp-table-0 { compatible = "operating-points-v2"; opp-shared; opp-1000000000 { opp-hz = /bits/ 64 <1000000000>; opp-microvolt = <1000000>; }; };\n'
+	printf 'u: opp-table-1 { compatible = "operating-points-v2"; opp-shared; opp-2000000000 { opp-hz = /bits/ 64 <2000000000>; opp-microvolt = <1000000>; }; };\n'
+	printf '};\n'
+} > "$tmp/many.dts"
+if dtc -q -I dts -O dtb -o "$tmp/many.dtb" "$tmp/many.dts"; then
+	check_has "check: 17 CPUs in one perf domain on 32-bit: too many CPUs" "$tmp/many.dtb" 1 \
+		"^error: .*shared by 17 CPUs: \"cpu cpu0: EM: too many CPUs, overflow possible\" \(at most 16 on 32-bit\)"
+	# arm64 allows 4096, but reads capacities only through cpu-map
+	check_has "check --arch=arm64: 17 CPUs are fine, but no cpu-map: all 1024" "$tmp/many.dtb" 1 \
+		"^error: .*no /cpus/cpu-map: arm64 reads capacity-dmips-mhz only through cpu-map" --arch=arm64
+	check "check --arch=arm64: no too-many-CPUs error" [ "$(grep -c "too many CPUs" <<< "$out")" -eq 0 ]
+else
+	not_ok "dtc builds the 17-CPU test DT"
+fi
+
+# found by fuzzing: a structure block at an odd offset made libfdt read
+# misaligned words
+python3 -c 'import sys; b=bytearray(open(sys.argv[1],"rb").read()); o=int.from_bytes(b[8:12],"big")+1; b[8:12]=o.to_bytes(4,"big"); open(sys.argv[2],"wb").write(b)' \
+	"$XU4" "$tmp/misaligned.dtb"
+expect_bad "misaligned structure block" "$tmp/misaligned.dtb" "corrupt device tree: misaligned structure block"
+
+head -c 2000 "$XU4" > "$tmp/trunc.dtb"
+run check "$tmp/trunc.dtb"
+check "check: a truncated DTB is bad input: exit 2, one line" \
+	[ "$rc" -eq 2 -a -z "$out" -a "$(wc -l < "$tmp/err")" -eq 1 ]
+
+# --- other boards, compiled from the kernel tree ------------------------------
+BOARD_DIR=${BOARD_DIR:-$srctree/build/eas-board-dtbs}
+if boards=$("$here/mk-board-dtbs.sh" "$KERNEL_SRC" "$BOARD_DIR" 2> "$tmp/mk.err"); then
+	ok "mk-board-dtbs.sh: $(echo $boards)"
+	RK=$BOARD_DIR/rk3399-rock-pi-4b.dtb
+	SALV=$BOARD_DIR/r8a77951-salvator-x.dtb
+	TM2=$BOARD_DIR/exynos5433-tm2.dtb
+	LAGER=$BOARD_DIR/r8a7790-lager.dtb
+	A80=$BOARD_DIR/sun9i-a80-optimus.dtb
+
+	# rk3399 (arm64): A53 dmips 485 coeff 100, A72 1024 coeff 436; cpuinfo
+	# max 1416 and 1800 MHz: A53 capacity 485 * 1416000 / 1800000 = 381.5
+	#   408 MHz @ 825 mV: 100 * 825^2 * 408 / 10^6 = 27769 uW,
+	#   perf 381 * 408000 / 1416000 = 109, cost 277690 / 109 = 2547
+	#   A72 1800 MHz @ 1200 mV: 436 * 1200^2 * 1800 / 10^6 = 1130112 uW,
+	#   cost 11301120 / 1024 = 11036
+	run compute --format=debugfs "$RK"
+	has_line "rk3399 (arm64): A53 408 MHz power" "energy_model/cpu0/ps:408000/power 27769"
+	has_line "rk3399: A53 408 MHz performance" "energy_model/cpu0/ps:408000/performance 109"
+	has_line "rk3399: A53 408 MHz cost" "energy_model/cpu0/ps:408000/cost 2547"
+	has_line "rk3399: A53 capacity 381" "energy_model/cpu0/ps:1416000/performance 381"
+	has_line "rk3399: A72 pd is cpu4-5" "energy_model/cpu4/cpus 4-5"
+	has_line "rk3399: A72 1.8 GHz power" "energy_model/cpu4/ps:1800000/power 1130112"
+	has_line "rk3399: A72 1.8 GHz cost" "energy_model/cpu4/ps:1800000/cost 11036"
+	check_has "rk3399: check: arm64 guessed, EAS can start" "$RK" 0 \
+		"EAS: can start: 2 perf domains, one EM each, capacities 381, 1024 .* on 64-bit"
+	cp "$RK" "$tmp/rk.dtb"
+	fdtput -d "$tmp/rk.dtb" /cpus/cpu@0 capacity-dmips-mhz
+	check_has "rk3399 without capacity on cpu0 (arm64): 1024 for all, silently, no EAS" "$tmp/rk.dtb" 1 \
+		"^error: .*/cpus/cpu@0: capacity-dmips-mhz: missing on cpu@0, the first CPU of cpu-map, so the kernel ignores capacity-dmips-mhz on all CPUs and keeps 1024 for all, silently, so all CPUs look alike and EAS cannot start"
+	cp "$RK" "$tmp/rk.dtb"
+	fdtput -d "$tmp/rk.dtb" /cpus/cpu@100 capacity-dmips-mhz
+	check_has "rk3399 without capacity on cpu4 (arm64): partial information" "$tmp/rk.dtb" 1 \
+		"\"cpu_capacity: missing cpu@100 raw capacity\", then \"cpu_capacity: partial information: fallback to 1024 for all CPUs\""
+	cp "$RK" "$tmp/rk.dtb"
+	fdtput -r "$tmp/rk.dtb" /cpus/cpu-map
+	check_has "rk3399 without cpu-map (arm64): capacities ignored" "$tmp/rk.dtb" 1 \
+		"no /cpus/cpu-map: arm64 reads capacity-dmips-mhz only through cpu-map"
+	cp "$RK" "$tmp/rk.dtb"
+	ph=$(fdtget -t x "$RK" /cpus/cpu@0 phandle)
+	fdtput -c "$tmp/rk.dtb" /cpus/cpu-map/cluster0/core0/thread0
+	fdtput -t x "$tmp/rk.dtb" /cpus/cpu-map/cluster0/core0/thread0 cpu "$ph"
+	check_has "rk3399 with SMT threads in cpu-map: no EAS" "$tmp/rk.dtb" 1 \
+		"^error: .*thread nodes: EAS will not start with SMT"
+
+	# r8a77951 (arm64): turbo 1.7 GHz, cpuinfo max 1.6 GHz
+	run compute "$SALV"
+	check "salvator-x: A57 capacity 1024, A53 401" \
+		grep -qE "perf domain cpu4: cpus 4-7, capacity 401," <<< "$out"
+	check "salvator-x: the turbo OPP is noted" grep -q "turbo-mode OPPs: cpuinfo.max_freq of cpu0 is 1600000 kHz" <<< "$err"
+	# exynos5433 (arm64): neither coefficients nor capacities upstream
+	run compute "$TM2"
+	check "exynos5433-tm2: compute: no EM, exit 2, one line per perf domain" \
+		[ "$rc" -eq 2 -a "$(wc -l < "$tmp/err")" -eq 2 ]
+	check_has "exynos5433-tm2: check: no coefficient on either cluster" "$TM2" 1 \
+		"^error: .*/cpus/cpu@0: dynamic-power-coefficient: missing: cpufreq-dt registers no EM for pd cpu4"
+	# r8a7790 (arm32): legacy operating-points on every CPU
+	check_has "r8a7790-lager: v1 tables make one policy of all 8 CPUs" "$LAGER" 1 \
+		"^error: .*/cpus/cpu@100: capacity 539, cpu0 has 1024: \"cpu cpu0: EM: CPUs of 0-7 must have the same capacity\""
+	check_has "r8a7790-lager: the policy spans two clusters" "$LAGER" 1 \
+		"^warning: .*pd cpu0: cpus 0-7 span more than one cluster"
+	check_has "sun9i-a80 (arm32): no OPP table at all" "$A80" 1 \
+		"^error: .*/cpus/cpu@0: operating-points-v2: missing.*OPP table can't be empty"
+	for b in "$RK" "$SALV"; do
+		run compute --format=json "$b"
+		check "$(basename "$b"): JSON parses" python3 -m json.tool "$tmp/out" /dev/null
+	done
+else
+	mapfile -t lines < "$tmp/mk.err"
+	not_ok "mk-board-dtbs.sh compiles the board DTBs" "${lines[@]}"
+fi
+
+# --- plot ---------------------------------------------------------------------
+if command -v gnuplot > /dev/null; then
+	run plot -o "$tmp/xu4.png" "$XU4"
+	check "plot xu4: exit 0, PNG written" \
+		[ "$rc" -eq 0 -a "$(head -c 4 "$tmp/xu4.png" | od -An -c | tr -d ' ')" = '211PNG' ]
+	run plot -o "$tmp/dump.png" "$DUMP"
+	check "plot of a debugfs dump: exit 0" [ "$rc" -eq 0 -a -s "$tmp/dump.png" ]
+else
+	not_ok "gnuplot is installed (Debian gnuplot-nox; scripts/deps.sh installs it)"
+fi
+GNUPLOT=$tmp/no-gnuplot run plot -o "$tmp/x.png" "$XU4"
+[[ $rc -eq 2 && $err == *"apt-get install gnuplot-nox"* ]]
+check "plot without gnuplot: exit 2, names the package" [ $? -eq 0 ]
+PATH=/nonexistent "$EAS_EM" plot -o "$tmp/x.png" "$XU4" > /dev/null 2> "$tmp/err"
+[[ $? -eq 2 && $(cat "$tmp/err") == *"not in \$PATH"*"gnuplot-nox"* ]]
+check "plot with gnuplot not in PATH: exit 2, names the package" [ $? -eq 0 ]
+
+# --- help and usage of the commands ------------------------------------------
+for c in show diff check plot; do
+	run "$c" --help
+	check "$c --help: exit 0, usage" [ "$rc" -eq 0 -a "${out:0:6}" = "Usage:" ]
+done
+run diff "$XU4"
+check "diff with one EM: exit 2" [ "$rc" -eq 2 -a -z "$out" ]
+run check --tree=x "$XU4"
+check "check --tree: option does not apply, exit 2" [ "$rc" -eq 2 ]
+run compute --arch=mips "$XU4"
+check "compute --arch=mips: exit 2" [ "$rc" -eq 2 ]
+
+# --- cross build for the guest --------------------------------------------------
+if command -v arm-linux-gnueabihf-gcc > /dev/null; then
+	if make -s -C "$srctree/tools/power/eas" CROSS_COMPILE=arm-linux-gnueabihf- \
+		O="$tmp/arm" KERNEL_SRC="$KERNEL_SRC" > "$tmp/cross.log" 2>&1; then
+		ok "cross build: make CROSS_COMPILE=arm-linux-gnueabihf- O=..."
+		f=$(file -b "$tmp/arm/eas-em")
+		check "cross build: a static 32-bit ARM executable" \
+			grep -q "ELF 32-bit LSB executable, ARM.*statically linked" <<< "$f"
+		if command -v qemu-arm-static > /dev/null; then
+			qemu-arm-static "$tmp/arm/eas-em" compute --format=debugfs "$XU4" > "$tmp/out" 2>&1
+			same_lines "cross build under qemu-arm: the XU4 EM" "$tmp/xu4.want" "$tmp/out"
+			qemu-arm-static "$tmp/arm/eas-em" diff "$XU4" "$DUMP" > /dev/null 2>&1
+			check "cross build under qemu-arm: diff DTB vs the guest's dump, exit 0" [ $? -eq 0 ]
+		else
+			skip "cross build run: no qemu-arm-static"
+		fi
+	else
+		mapfile -t lines < <(tail -5 "$tmp/cross.log")
+		not_ok "cross build: make CROSS_COMPILE=arm-linux-gnueabihf- O=..." "${lines[@]}"
+	fi
+else
+	not_ok "cross build: arm-linux-gnueabihf-gcc is installed (scripts/deps.sh)"
+fi
+
 # --- style -----------------------------------------------------------------------
 if [ -x "$KERNEL_SRC/scripts/checkpatch.pl" ]; then
 	for f in "$srctree"/tools/power/eas/*.[ch]; do
