@@ -5,6 +5,7 @@
 #   make run      install what is missing, build the kernel, boot the virtual
 #                 XU4 and show its Energy Model and EAS state
 #   make check    run every test; ends with "N passed, N failed"
+#   make check-physics  time dilation, util invariance and power meter checks
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #
@@ -20,7 +21,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check bench odroid deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics bench odroid deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -35,7 +36,8 @@ kernel: deps
 
 $(BUILD)/vxu4-dtb: scripts/vxu4-dtb.c | deps
 	@mkdir -p $(BUILD)
-	$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lfdt
+	@echo "==> building build/vxu4-dtb (libfdt)"
+	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lfdt
 
 # The virtual board's DTB: QEMU's own, plus the CPU description of the XU4
 # DTB that the kernel build just made.
@@ -51,7 +53,7 @@ $(BUILD)/guest-tools/usr/bin/vxu4-bench: scripts/guest/bench
 	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps
 	@mkdir -p $(dir $@)
-	arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $<
+	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $<
 
 initramfs: deps $(GUEST_TOOLS)
 	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz scripts/guest/init $(BUILD)/guest-tools
@@ -64,6 +66,11 @@ run: vxu4 initramfs
 
 check: vxu4 initramfs tools
 	@scripts/check.sh
+
+# The virtual board's physics, from the last make check's boot (not yet
+# within tolerance, so not part of make check).
+check-physics:
+	@tools/testing/vxu4/physics-test.sh build/system-test.log
 
 # The reference experiments (ITER, TASKS, DURATION, HB_LOOPS: scripts/bench.sh)
 bench: vxu4 initramfs

@@ -103,12 +103,13 @@ def table_hackbench(runs):
     if not by["0"] or not by["1"]:
         return None, {}
     loops = sel[0]["loops"]
+    groups = sel[0].get("groups", "10")
     (m0, r0), (m1, r1) = stats(by["0"]), stats(by["1"])
-    text = (f"hackbench -l {loops} -s 4096: {len(by['1'])} iterations (wall time)\n"
+    text = (f"hackbench -g {groups} -l {loops} -s 4096: {len(by['1'])} iterations (wall time)\n"
             f"  {'':18} {'EAS off':>22} {'EAS on':>22} {'change':>8}\n"
             f"  {'time':18} {m0:11.3f} s  (RSD {r0:4.2f}%) {m1:9.3f} s  (RSD {r1:4.2f}%)"
             f" {change(m0, m1):+7.1f}%")
-    return text, {"loops": int(loops), "eas_off": {"mean_s": m0, "rsd_percent": r0},
+    return text, {"groups": int(groups), "loops": int(loops), "eas_off": {"mean_s": m0, "rsd_percent": r0},
                   "eas_on": {"mean_s": m1, "rsd_percent": r1},
                   "change_percent": change(m0, m1)}
 

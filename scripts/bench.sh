@@ -10,12 +10,14 @@
 #                  of work) and 8 (a scaled case that 2 host cores can
 #                  emulate faithfully)
 #   DURATION=5     seconds of each rt-app run
-#   HB_LOOPS=10    hackbench -l HB_LOOPS -s 4096 (the seed's 500 is about
+#   HB_LOOPS=2     hackbench -l HB_LOOPS -s 4096 (the seed's 500 is about
 #                  18 min a run under TCG; 0: no hackbench)
+#   HB_GROUPS=10   hackbench -g (hackbench's default)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-iter=${ITER:-10} tasks=${TASKS:-24,8} duration=${DURATION:-5} hb=${HB_LOOPS:-10}
+iter=${ITER:-10} tasks=${TASKS:-24,8} duration=${DURATION:-5} hb=${HB_LOOPS:-2}
+hbg=${HB_GROUPS:-10}
 out=$top/build/bench/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 
@@ -23,9 +25,9 @@ ncases=$(echo "$tasks" | tr ',' '\n' | grep -c .)
 # Generous: dilation makes overloaded runs and hackbench slow.
 budget=$((300 + iter * 2 * (ncases * (duration * 3 + 5) + hb * 15)))
 echo "==> bench: $iter iterations x EAS on/off; rt-app $tasks tasks, ${duration} s;" \
-	"hackbench -l $hb -s 4096 (time limit ${budget} s)"
+	"hackbench -g $hbg -l $hb -s 4096 (time limit ${budget} s)"
 VXU4_TIMEOUT=$budget VXU4_LOG=$out/console.log "$top/scripts/vxu4.sh" boot \
 	vxu4.mode=bench vxu4.iter="$iter" vxu4.tasks="$tasks" \
-	vxu4.duration="$duration" vxu4.hb_loops="$hb" |
+	vxu4.duration="$duration" vxu4.hb_loops="$hb" vxu4.hb_groups="$hbg" |
 	sed -n --unbuffered 's/^@bench \([a-z]*\) iter=\([0-9]*\) eas=\([01]\)\( tasks=[0-9]*\)\?.*/    run: \1\4 iteration \2, EAS \3/p'
 python3 "$top/scripts/bench-report.py" "$out/console.log" "$out"

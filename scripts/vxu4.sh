@@ -23,7 +23,7 @@ case "${1:-}" in
 dumpdtb)
 	[ $# -eq 2 ] || { echo "usage: $0 dumpdtb OUT.dtb" >&2; exit 2; }
 	qemu-system-arm "${machine[@]}" -machine dumpdtb="$2" -nodefaults \
-		-display none >/dev/null
+		-display none >/dev/null 2>"$2.log" || { cat "$2.log" >&2; exit 1; }
 	;;
 boot)
 	shift
@@ -35,7 +35,7 @@ boot)
 	# No firmware sets the Cortex-A15's IBE bit under QEMU: every CPU says
 	# so at boot. Kept in the log, not shown.
 	noise="Spectre v2: firmware did not set auxiliary control register IBE bit"
-	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs on $(nproc) host cores; about 1-2 min)"
+	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs on $(nproc) host cores; about 30 s)"
 	set +e
 	timeout --foreground -k 10 "${VXU4_TIMEOUT:-900}" \
 		qemu-system-arm "${machine[@]}" -nodefaults -display none \

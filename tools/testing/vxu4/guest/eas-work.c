@@ -48,32 +48,43 @@ static void work(unsigned long loops)
 	__asm__ __volatile__("" : : "r" (x));
 }
 
-/* This thread's sum_exec_runtime, ns: first field of /proc/self/schedstat. */
+/*
+ * A field of /proc/self/sched (CONFIG_SCHED_DEBUG), e.g. "se.avg.util_avg"
+ * or "se.sum_exec_runtime" (ms, with 6 decimals), or -1.
+ */
+static double sched_field(const char *name)
+{
+	FILE *f = fopen("/proc/self/sched", "r");
+	size_t len = strlen(name);
+	char line[256];
+	double v = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (strncmp(p, name, len) || (p[len] != ' ' && p[len] != ':'))
+			continue;
+		p = strchr(p, ':');
+		if (p && sscanf(p + 1, "%lf", &v) == 1)
+			break;
+	}
+	fclose(f);
+	return v;
+}
+
+/* This task's sum_exec_runtime, ns. */
 static long long runtime_ns(void)
 {
-	FILE *f = fopen("/proc/self/schedstat", "r");
-	long long ns = -1;
+	double ms = sched_field("se.sum_exec_runtime");
 
-	if (!f || fscanf(f, "%lld", &ns) != 1)
-		ns = -1;
-	if (f)
-		fclose(f);
-	return ns;
+	return ms < 0 ? -1 : (long long)(ms * 1e6);
 }
 
 static long read_util(void)
 {
-	FILE *f = fopen("/proc/self/sched", "r");
-	char line[256];
-	long util = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "se.avg.util_avg : %ld", &util) == 1)
-			break;
-	fclose(f);
-	return util;
+	return (long)sched_field("se.avg.util_avg");
 }
 
 static unsigned long arg(const char *s)
