@@ -10,14 +10,15 @@
 #                  of work) and 8 (a scaled case that 2 host cores can
 #                  emulate faithfully)
 #   DURATION=5     seconds of each rt-app run
-#   HB_LOOPS=2     hackbench -l HB_LOOPS -s 4096 (the seed's 500 is about
+#   HB_LOOPS=1     hackbench -l HB_LOOPS -s 4096 (the seed's 500 is about
 #                  18 min a run under TCG; 0: no hackbench)
-#   HB_GROUPS=10   hackbench -g (hackbench's default)
+#   HB_GROUPS=4    hackbench -g (hackbench's default is 10: 400 tasks,
+#                  minutes a run on the virtual board)
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-iter=${ITER:-10} tasks=${TASKS:-24,8} duration=${DURATION:-5} hb=${HB_LOOPS:-2}
-hbg=${HB_GROUPS:-10}
+iter=${ITER:-10} tasks=${TASKS:-24,8} duration=${DURATION:-5} hb=${HB_LOOPS:-1}
+hbg=${HB_GROUPS:-4}
 out=$top/build/bench/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
 

@@ -15,6 +15,7 @@ pkgs=(
 	device-tree-compiler libfdt-dev	# dtc, fdtget and libfdt for our tools
 	qemu-system-arm			# the virtual board
 	python3				# JSON checks in the tests
+	qemu-user-static file		# eas-em's cross build, run in its tests
 	gnuplot-nox			# eas-em plot
 )
 

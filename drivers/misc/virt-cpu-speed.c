@@ -48,6 +48,7 @@
 #include <linux/sched.h>
 #include <linux/sched/topology.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/task_work.h>
 #include <trace/events/sched.h>
 
@@ -77,8 +78,7 @@ static const char * const vcs_stall_mode_names[] = {
  * @rate_max: the highest rate of @clk, in Hz
  * @tick: accounts work every VCS_PERIOD_NS while the CPU is busy
  * @wake: ends a WFI stall
- * @work: the stall, queued on the running task for its return to user
- * @work_pending: @work is queued
+ * @queued: the task last asked to pay (compared, never dereferenced)
  * @busy: a task other than the idle task runs
  * @user: that task has user space (the others are not slowed)
  * @stalling: a stall is in progress on this CPU
@@ -97,8 +97,7 @@ struct vcs_cpu {
 	unsigned long rate_max;
 	struct hrtimer tick;
 	struct hrtimer wake;
-	struct callback_head work;
-	bool work_pending;
+	struct task_struct *queued;
 	bool busy;
 	bool user;
 	bool stalling;
@@ -153,24 +152,23 @@ static void vcs_account(int cpu, struct vcs_cpu *vc, u64 now)
 }
 
 /*
- * Pay the debt of this CPU, in the context of the task about to return to
- * user space. Preemption is off so that the CPU and its state stay ours;
- * the stall ends early when something else must run, and the rest of the
- * debt is paid later.
+ * Pay the debt of this CPU (the one we run on now, not necessarily the one
+ * that asked), in the context of the task about to return to user space.
+ * Preemption is off so that the CPU and its state stay ours; the stall
+ * ends early when something else must run, and the rest of the debt is
+ * paid later.
  */
 static void vcs_stall(struct callback_head *head)
 {
 	struct vcs_cpu *vc;
 	u64 now, start, deadline;
-	int cpu;
 
-	/* The queueing CPU's work is free again, wherever we run now. */
-	WRITE_ONCE(container_of(head, struct vcs_cpu, work)->work_pending, false);
-
+	kfree(head);
 	preempt_disable();
 	local_irq_disable();
-	cpu = smp_processor_id();
 	vc = this_cpu_ptr(&vcs_cpus);
+	if (vc->queued == current)
+		vc->queued = NULL;
 	start = ktime_get_ns();
 	/*
 	 * The way here from the tick (IRQ exit, task_work) is this driver's
@@ -212,16 +210,29 @@ out:
 	preempt_enable();
 }
 
-/* Have @p, running user space on this CPU, pay the debt on its way back. */
+/*
+ * Have @p, the user task running on this CPU, pay the debt on its way back
+ * to user space. Each request is its own task_work: a task asked to pay
+ * may block in the kernel for long, and the next task on this CPU must be
+ * asked in the meantime.
+ */
 static void vcs_queue_stall(struct vcs_cpu *vc, struct task_struct *p)
 {
-	if (vc->debt < VCS_MIN_STALL_NS || !vc->user || vc->work_pending ||
+	struct callback_head *work;
+
+	if (vc->debt < VCS_MIN_STALL_NS || !vc->user || vc->queued == p ||
 	    (p->flags & PF_EXITING))
 		return;
 
-	vc->work_pending = true;
-	if (task_work_add(p, &vc->work, TWA_RESUME))
-		vc->work_pending = false;
+	work = kmalloc(sizeof(*work), GFP_ATOMIC);
+	if (!work)
+		return;
+	init_task_work(work, vcs_stall);
+	if (task_work_add(p, work, TWA_RESUME)) {
+		kfree(work);
+		return;
+	}
+	vc->queued = p;
 }
 
 static enum hrtimer_restart vcs_tick(struct hrtimer *t)
@@ -255,6 +266,9 @@ static void vcs_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	u64 now = ktime_get_ns();
 
 	vcs_account(cpu, vc, now);
+	/* A task that leaves the CPU owes nothing more here. */
+	if (vc->queued == prev)
+		vc->queued = NULL;
 	vc->busy = !is_idle_task(next);
 	vc->user = next->mm && !(next->flags & PF_KTHREAD);
 
@@ -347,7 +361,6 @@ static int vcs_probe(struct platform_device *pdev)
 		vc->tick.function = vcs_tick;
 		hrtimer_init(&vc->wake, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 		vc->wake.function = vcs_wake;
-		init_task_work(&vc->work, vcs_stall);
 		vc->last = ktime_get_ns();
 	}
 
