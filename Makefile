@@ -45,6 +45,11 @@ vxu4: kernel $(BUILD)/vxu4-dtb
 	@scripts/vxu4.sh dumpdtb $(BUILD)/qemu-virt.dtb
 	@$(BUILD)/vxu4-dtb $(BUILD)/qemu-virt.dtb $(BOARD_DTB) $(BUILD)/vxu4.dtb
 	@echo "==> build/vxu4.dtb: QEMU virt + CPUs, OPPs and cpu-map of $(notdir $(BOARD_DTB))"
+	@# The same board with no dynamic-power-coefficient: no EM, EAS off
+	@# (make check's second boot, for the EM's CPU mask checks).
+	@cp $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem.dtb
+	@for c in 0 1 2 3 4 5 6 7; do \
+		fdtput -d $(BUILD)/vxu4-noem.dtb /cpus/cpu@$$c dynamic-power-coefficient; done
 
 # Our guest tools, cross-built static, go into the initramfs too.
 GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench

@@ -8,7 +8,9 @@
 #   3. the system test: boot the virtual XU4 and compare what the kernel
 #      built with what the host tool computes from the XU4 DTB
 #   4. the reference experiments' pipeline, in small, in that same boot
-#   5. the KUnit suites, run at boot in that same boot (KTAP from debugfs)
+#   5. a second boot, of the board without dynamic-power-coefficient: no
+#      EM, EAS off and the kernel's reason
+#   6. the KUnit suites, run at boot in those boots (KTAP from debugfs)
 # The virtual board's physics (time dilation, util invariance, power
 # meters) are measured in that boot too, but asserted only by
 # "make check-physics": they are not yet within their tolerances.
@@ -34,7 +36,7 @@ suite() {
 	out=$(mktemp)
 	"$@" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
-	counts=$(grep -E '^([A-Za-z][A-Za-z ]*: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
+	counts=$(grep -E '^([A-Za-z][A-Za-z -]*: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
 	rm -f "$out"
 	if [ -z "$counts" ]; then
 		echo "not ok - $name printed no 'N passed, N failed' line (exit $rc)"
@@ -84,11 +86,14 @@ checkpatch() {
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
 suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
-# The physics measurements and the KUnit suites ran in the system test's
-# boot; their lines are in its log.
+# The bench smoke run and the KUnit suites ran in the system test's boot;
+# their lines are in its log.
 suite "reference experiments, smoke" \
 	tools/testing/vxu4/bench-smoke.sh "$build/system-test.log"
-suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit.sh "$build/system-test.log"
+suite "virtual XU4 without EM (EAS off)" tools/testing/vxu4/noem-test.sh
+# The KUnit suites ran in those two boots; their KTAP is in the logs.
+suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit.sh \
+	"$build/system-test.log" "$build/noem-test.log"
 
 echo
 if [ ${#suites_failed[@]} -ne 0 ]; then

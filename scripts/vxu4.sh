@@ -7,7 +7,8 @@
 #   scripts/vxu4.sh dumpdtb OUT.dtb
 #       QEMU's own device tree for exactly the machine that boot starts.
 #   scripts/vxu4.sh boot [KERNEL_ARGS...]
-#       Boot build/obj's zImage with build/vxu4.dtb and build/initramfs.cpio.gz,
+#       Boot build/obj's zImage with build/vxu4.dtb (or VXU4_DTB) and
+#       build/initramfs.cpio.gz,
 #       console on stdout, until the guest powers off or VXU4_TIMEOUT seconds
 #       (default 900) pass. Exit 0 only when the guest powered off.
 #
@@ -28,7 +29,8 @@ dumpdtb)
 boot)
 	shift
 	kernel=$build/obj/arch/arm/boot/zImage
-	for f in "$kernel" "$build/vxu4.dtb" "$build/initramfs.cpio.gz"; do
+	dtb=${VXU4_DTB:-$build/vxu4.dtb}
+	for f in "$kernel" "$dtb" "$build/initramfs.cpio.gz"; do
 		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }
 	done
 	log=${VXU4_LOG:-/dev/null}
@@ -40,7 +42,7 @@ boot)
 	timeout --foreground -k 10 "${VXU4_TIMEOUT:-900}" \
 		qemu-system-arm "${machine[@]}" -nodefaults -display none \
 		-no-reboot -serial stdio -monitor none \
-		-kernel "$kernel" -dtb "$build/vxu4.dtb" \
+		-kernel "$kernel" -dtb "$dtb" \
 		-initrd "$build/initramfs.cpio.gz" \
 		-append "console=ttyAMA0 quiet sched_verbose $*" </dev/null |
 		tee "$log" | grep -v --line-buffered "$noise"

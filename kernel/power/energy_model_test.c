@@ -13,7 +13,10 @@
  *    utilisation, with and without skipping inefficient states;
  *  - energy_model_cpu: the DT power callback (dynamic-power-coefficient *
  *    V^2 * f) and the CPU EMs of the running board, when it is an
- *    Exynos5422 (the board, or the virtual Odroid-XU4 built from its DTB).
+ *    Exynos5422 (the board, or the virtual Odroid-XU4 built from its DTB);
+ *  - energy_model_cpu_mask: the CPU mask checks of CPU EM registration
+ *    (no mask, mixed capacities, existing EM), on a system booted without
+ *    CPU EMs.
  *
  * The expected tables were computed by hand from the Exynos5422 DT: A7
  * (coefficient 90, capacity 377) and A15 (coefficient 310, capacity 1024),
@@ -606,8 +609,111 @@ static struct kunit_suite em_cpu_suite = {
 	.test_cases = em_cpu_cases,
 };
 
+/*
+ * The CPU mask checks of CPU EM registration can only be reached where no
+ * CPU has an EM yet: the virtual Odroid-XU4 booted with a DT without
+ * dynamic-power-coefficient (make check boots it so). Elsewhere the suite
+ * is skipped. Its last case registers a CPU EM, which can never be
+ * unregistered: the cases run in order, once per boot.
+ */
+static int em_cpu_mask_init(struct kunit *test)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (em_cpu_get(cpu))
+			kunit_skip(test, "CPU%d has an EM: needs a boot without CPU EMs", cpu);
+	if (!get_cpu_device(0) || !get_cpu_device(4) ||
+	    arch_scale_cpu_capacity(0) == arch_scale_cpu_capacity(4))
+		kunit_skip(test, "needs CPU0 and CPU4 of different capacities");
+	return 0;
+}
+
+/* Without dynamic-power-coefficient, cpufreq-dt registered no EM at all. */
+static void em_cpu_mask_no_dt_em(struct kunit *test)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_NULL(test, em_cpu_get(cpu));
+}
+
+static void em_cpu_mask_refused(struct kunit *test)
+{
+	struct device *cpu_dev = get_cpu_device(0);
+	struct cpumask mixed;
+
+	em_cb_set(a7, ARRAY_SIZE(a7));
+	/* A CPU device needs a CPU mask. */
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			em_dev_register_perf_domain(cpu_dev, 13, &em_test_cb,
+						    NULL, true));
+	/* The CPUs of one perf domain share one table: one capacity. */
+	cpumask_clear(&mixed);
+	cpumask_set_cpu(0, &mixed);
+	cpumask_set_cpu(4, &mixed);
+	KUNIT_EXPECT_EQ(test, -EINVAL,
+			em_dev_register_perf_domain(cpu_dev, 13, &em_test_cb,
+						    &mixed, true));
+	KUNIT_EXPECT_EQ(test, 0, em_cb_data.calls);
+	KUNIT_EXPECT_NULL(test, em_cpu_get(0));
+	KUNIT_EXPECT_NULL(test, em_cpu_get(4));
+}
+
+/* A valid mask registers one EM for its CPUs; then it is there for good. */
+static void em_cpu_mask_register_once(struct kunit *test)
+{
+	struct device *cpu_dev = get_cpu_device(0);
+	struct em_perf_domain *pd;
+	struct em_perf_state *table;
+	struct cpumask cluster;
+	int cpu;
+
+	cpumask_clear(&cluster);
+	for (cpu = 0; cpu < 4; cpu++)
+		cpumask_set_cpu(cpu, &cluster);
+
+	em_cb_set(a7, ARRAY_SIZE(a7));
+	KUNIT_ASSERT_EQ(test, 0,
+			em_dev_register_perf_domain(cpu_dev, 13, &em_test_cb,
+						    &cluster, true));
+	pd = em_cpu_get(0);
+	KUNIT_ASSERT_NOT_NULL(test, pd);
+	for (cpu = 1; cpu < 4; cpu++)
+		KUNIT_EXPECT_PTR_EQ(test, pd, em_cpu_get(cpu));
+	KUNIT_EXPECT_NULL(test, em_cpu_get(4));
+
+	/* A CPU EM gets performance and costs from the CPU's capacity. */
+	rcu_read_lock();
+	table = em_perf_state_from_pd(pd);
+	KUNIT_EXPECT_EQ(test, arch_scale_cpu_capacity(0), table[12].performance);
+	KUNIT_EXPECT_NE(test, 0, table[0].cost);
+	rcu_read_unlock();
+
+	/* Again, for one of its CPUs: it exists. */
+	KUNIT_EXPECT_EQ(test, -EEXIST,
+			em_dev_register_perf_domain(get_cpu_device(1), 13,
+						    &em_test_cb, &cluster, true));
+	/* And it cannot be unregistered. */
+	em_dev_unregister_perf_domain(cpu_dev);
+	KUNIT_EXPECT_PTR_EQ(test, pd, em_cpu_get(0));
+}
+
+static struct kunit_case em_cpu_mask_cases[] = {
+	KUNIT_CASE(em_cpu_mask_no_dt_em),
+	KUNIT_CASE(em_cpu_mask_refused),
+	KUNIT_CASE(em_cpu_mask_register_once),
+	{}
+};
+
+static struct kunit_suite em_cpu_mask_suite = {
+	.name = "energy_model_cpu_mask",
+	.init = em_cpu_mask_init,
+	.test_cases = em_cpu_mask_cases,
+};
+
 kunit_test_suites(&em_device_suite, &em_cost_suite, &em_energy_suite,
-		  &em_cpu_suite);
+		  &em_cpu_suite, &em_cpu_mask_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the Energy Model");
 MODULE_LICENSE("GPL");
