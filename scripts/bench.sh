@@ -10,8 +10,8 @@
 #                  of work) and 8 (a scaled case that 2 host cores can
 #                  emulate faithfully)
 #   DURATION=5     seconds of each rt-app run
-#   HB_LOOPS=1     hackbench -l HB_LOOPS -s 4096 (the seed's 500 is about
-#                  18 min a run under TCG; 0: no hackbench)
+#   HB_LOOPS=1     hackbench -l HB_LOOPS -s 4096 (the seed's 500, with 10
+#                  groups, is hours a run on the virtual board; 0: none)
 #   HB_GROUPS=4    hackbench -g (hackbench's default is 10: 400 tasks,
 #                  minutes a run on the virtual board)
 set -euo pipefail
