@@ -12,21 +12,13 @@
 
 set -uo pipefail
 
+suite='bench smoke'
+. "$(dirname "$0")/lib.sh"
+
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 log=${1:-$top/build/system-test.log}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-passed=0
-failed=0
-
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-nok() {
-	echo "not ok - $1"
-	shift
-	for l in "$@"; do echo "    $l"; done
-	failed=$((failed + 1))
-}
-at() { tr -d '\r' <"$log" | sed -n "s/^@$1 //p"; }
 
 errors=$(at bench_error)
 if [ -z "$errors" ]; then ok "the guest bench reported no error"; else nok "the guest bench reported no error" "$errors"; fi
@@ -63,5 +55,4 @@ else
 	nok "bench-report.py made the tables, runs.csv and summary.json" "$(cat "$out/report.txt")"
 fi
 
-echo "bench smoke: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -11,23 +11,11 @@
 
 set -uo pipefail
 
+suite='no-EM boot'
+. "$(dirname "$0")/lib.sh"
+
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
-passed=0
-failed=0
-
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-nok() {
-	echo "not ok - $1"
-	shift
-	for l in "$@"; do echo "    $l"; done
-	failed=$((failed + 1))
-}
-finish() {
-	echo "no-EM boot: $passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
 
 if [ $# -ge 1 ]; then
 	log=$1
@@ -40,7 +28,6 @@ else
 	echo "(console log: build/noem-test.log)"
 fi
 clean=$(tr -d '\r' <"$log")
-at() { echo "$clean" | sed -n "s/^@$1 //p"; }
 
 if echo "$clean" | grep -qx "@end"; then
 	ok "guest booted and reported"

@@ -18,25 +18,13 @@
 
 set -uo pipefail
 
+suite=physics
+. "$(dirname "$0")/lib.sh"
+
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 log=${1:-$top/build/system-test.log}
 board_dtb=$top/build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 eas_em=$top/tools/power/eas/eas-em
-passed=0
-failed=0
-
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-nok() {
-	echo "not ok - $1"
-	shift
-	for l in "$@"; do echo "    $l"; done
-	failed=$((failed + 1))
-}
-finish() {
-	echo "physics: $passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
 # within NAME EXPECTED ACTUAL TOLERANCE_PERCENT
 within() {
 	if awk -v e="$2" -v a="$3" -v t="$4" 'BEGIN { d = (a - e) / e; exit !(d <= t / 100 && d >= -t / 100) }'; then
@@ -46,7 +34,6 @@ within() {
 	fi
 }
 
-at() { tr -d '\r' <"$log" | sed -n "s/^@$1 //p"; }
 if [ ! -f "$log" ] || [ -z "$(at dilate)" ]; then
 	nok "the guest measured its physics" "no @dilate lines in $log$(at physics | sed 's/^/: /')"
 	finish

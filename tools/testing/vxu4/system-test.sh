@@ -16,31 +16,15 @@
 
 set -uo pipefail
 
+suite=system
+. "$(dirname "$0")/lib.sh"
+
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
 board_dtb=$build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 eas_em=$top/tools/power/eas/eas-em
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-nok() {
-	echo "not ok - $1"
-	shift
-	for l in "$@"; do echo "    $l"; done
-	failed=$((failed + 1))
-}
-# expect NAME EXPECTED ACTUAL
-expect() {
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "expected: $2" "got:      $3"; fi
-}
-finish() {
-	echo "system: $passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
 
 if [ $# -ge 1 ]; then
 	log=$1
@@ -59,7 +43,6 @@ else
 		"$(tail -5 "$tmp/log")"
 	finish
 fi
-at() { sed -n "s/^@$1 //p" "$tmp/log"; }
 
 # --- Energy Model: debugfs vs the host computation from the board DTB
 if ! "$eas_em" compute --format=debugfs "$board_dtb" >"$tmp/em.host" 2>"$tmp/em.err"; then
