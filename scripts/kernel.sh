@@ -27,6 +27,8 @@ overlay_dirs="arch drivers include kernel Documentation"
 
 export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
 export KBUILD_BUILD_USER=odroid-eas KBUILD_BUILD_HOST=build
+# Cache hits whatever folder the repository is cloned to (CI clones anew).
+export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=true
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'kernel.sh: %s\n' "$*" >&2; exit 1; }
@@ -103,9 +105,12 @@ config() {
 			esac
 		done <"$frag"
 	done
-	if ! cmp -s "$new" "$kobj/.config"; then
+	# Compare with what we wrote last, not with build/obj/.config, which
+	# kbuild's syncconfig rewrites: an unchanged config must not rebuild.
+	if ! cmp -s "$new" "$build/config.written" || [ ! -f "$kobj/.config" ]; then
 		say "kernel config changed: writing build/obj/.config"
 		cp "$new" "$kobj/.config"
+		cp "$new" "$build/config.written"
 	fi
 }
 
