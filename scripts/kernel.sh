@@ -118,7 +118,8 @@ kbuild() {
 	local log=$build/kernel-build.log start=$SECONDS
 	command -v ccache >/dev/null || die "ccache is missing (make deps)"
 	say "building Linux $(version) for ARM (exynos_defconfig + eas + vxu4), $jobs jobs, log: build/kernel-build.log"
-	say "a cold build takes about 20 min on 2 cores; a warm one about 1 min"
+	[ -f "$kobj/vmlinux" ] ||
+		say "a first build takes about 15 min on 2 cores (less with ccache hits)"
 	set +e
 	make -C "$ksrc" O="$kobj" CC="ccache ${CROSS_COMPILE}gcc" -j"$jobs" \
 		zImage modules dtbs 2>&1 | tee "$log" |

@@ -56,6 +56,7 @@ for src in "${sources[@]}"; do
 		esac
 	done
 done
-echo "$ktap" | grep -v '^# Totals' | sed -n 's/^# \([^:]*\): pass:\([0-9]*\) fail:\([0-9]*\) skip:\([0-9]*\) total:\([0-9]*\)/    suite \1: \2 passed, \3 failed, \4 skipped of \5/p'
+{ echo "$ktap" | grep -v "^# energy_model_cpu_mask:"; echo "$noem_ktap" | grep "^# energy_model_cpu_mask:" | sed 's/\(# [^:]*\):/\1 (no-EM boot):/'; } |
+	grep -v '^# Totals' | sed -n 's/^# \([^:]*\): pass:\([0-9]*\) fail:\([0-9]*\) skip:\([0-9]*\) total:\([0-9]*\)/    suite \1: \2 passed, \3 failed, \4 skipped of \5/p'
 echo "kunit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
