@@ -7,13 +7,12 @@
 #   2. static checks: checkpatch --strict on our C files and patches
 #   3. the system test: boot the virtual XU4 and compare what the kernel
 #      built with what the host tool computes from the XU4 DTB
-#   4. the reference experiments' pipeline, in small, in that same boot
-#   5. a second boot, of the board without dynamic-power-coefficient: no
+#   4. the virtual board's physics, measured in that same boot: time
+#      dilation, util invariance, power meters
+#   5. the reference experiments' pipeline, in small, in that boot too
+#   6. a second boot, of the board without dynamic-power-coefficient: no
 #      EM, EAS off and the kernel's reason
-#   6. the KUnit suites, run at boot in those boots (KTAP from debugfs)
-# The virtual board's physics (time dilation, util invariance, power
-# meters) are measured in that boot too, but asserted only by
-# "make check-physics": they are not yet within their tolerances.
+#   7. the KUnit suites, run at boot in those boots (KTAP from debugfs)
 #
 # Each suite prints its own "N passed, N failed"; this adds them up.
 
@@ -86,8 +85,10 @@ checkpatch() {
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
 suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
-# The bench smoke run and the KUnit suites ran in the system test's boot;
-# their lines are in its log.
+# The physics, the bench smoke run and the KUnit suites ran in the system
+# test's boot; their lines are in its log.
+suite "physics of the virtual XU4" \
+	tools/testing/vxu4/physics-test.sh "$build/system-test.log"
 suite "reference experiments, smoke" \
 	tools/testing/vxu4/bench-smoke.sh "$build/system-test.log"
 suite "virtual XU4 without EM (EAS off)" tools/testing/vxu4/noem-test.sh

@@ -44,7 +44,7 @@ boot)
 		-no-reboot -serial stdio -monitor none \
 		-kernel "$kernel" -dtb "$dtb" \
 		-initrd "$build/initramfs.cpio.gz" \
-		-append "console=ttyAMA0 quiet sched_verbose $*" </dev/null |
+		-append "console=ttyAMA0 quiet sched_verbose rodata=off $*" </dev/null |
 		tee "$log" | grep -v --line-buffered "$noise"
 	rc=${PIPESTATUS[0]}
 	set -e

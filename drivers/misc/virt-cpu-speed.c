@@ -11,26 +11,34 @@
  * so a piece of work that takes t at full speed takes t * 1024 / speed.
  * This driver makes the vCPUs behave so: for every ns of work a CPU does
  * for a user task, it owes (1024 - speed) / speed ns of stall, and the
- * task running on the CPU pays it, in task context, on its way back to
- * user space. The stall is run time of that task, as the slower clock's
+ * task running on the CPU pays it, in task context, at its next system
+ * call or on its way back to user space. The stall is run time of that task, as the slower clock's
  * extra cycles would be: its runtime and so its PELT util grow as on the
  * board, and util stays invariant across clusters and OPPs.
  *
  * The loop is closed: the work done and the stall paid are both measured
- * with the clock, and each stall pays exactly the debt still owed. A
- * per-CPU hrtimer (every VCS_PERIOD_NS, only while the CPU is busy: idle
- * CPUs get no timer and no wakeup) accounts the work and asks the running
- * task to pay with task_work on return to user. The stall waits in WFI
- * woken by an hrtimer at its end (the host core sleeps) or busy-waits;
- * "stall_mode" in debugfs chooses.
+ * with the clock, and each stall pays exactly the debt still owed. The
+ * debt is paid at two points:
+ *  - on entry to a system call (the sys_enter tracepoint): the work before
+ *    the call would have taken that much longer, and a task about to
+ *    sleep pays its own debt instead of leaving it to the next one;
+ *  - on return to user space, asked for by a per-CPU hrtimer that runs
+ *    every "period_us" (debugfs, default 1000) only while the CPU is busy
+ *    (idle CPUs get no timer and no wakeup), for tasks that compute
+ *    without system calls.
+ * The stall waits in WFI woken by an hrtimer at its end (the host core
+ * sleeps) or busy-waits; "stall_mode" in debugfs chooses. The period's
+ * timer does not fire during a stall.
  *
  * The speed is read from the CPU's cluster clock (its "clocks" in the DT,
  * a linux,virt-cluster-clock), so it follows the rate actually set.
  *
  * Limits: work of kernel threads is not slowed (they never return to user
- * space; its debt is dropped and counted in "dropped"); a debt left when a
- * task blocks is paid by the next user task on that CPU; the host must
- * have a core for each busy vCPU for wall time to mean anything.
+ * space; its time is counted in "kthread_ns", its debt in "dropped_ns");
+ * a debt left when a task blocks in the kernel without a system call
+ * (a page fault, a preemption) is paid by the next user task on that CPU;
+ * the host must have a core for each busy vCPU for wall time to mean
+ * anything, and whatever slows the host slows the emulated work with it.
  */
 
 #include <linux/clk.h>
@@ -51,11 +59,14 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 #include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
 
 #include <asm/barrier.h>
 
-/* Accounting period while a CPU is busy. */
-#define VCS_PERIOD_NS		(1 * NSEC_PER_MSEC)
+/* Accounting period while a CPU is busy, us (debugfs "period_us"). */
+#define VCS_PERIOD_US		1000
+#define VCS_PERIOD_MIN_US	100
+#define VCS_PERIOD_MAX_US	100000
 /* Debts below this wait for the next period: a stall costs a wakeup. */
 #define VCS_MIN_STALL_NS	(20 * NSEC_PER_USEC)
 /* A debt is never allowed to grow past this, nor a credit past -this. */
@@ -76,18 +87,23 @@ static const char * const vcs_stall_mode_names[] = {
  * struct vcs_cpu - the time dilation state of one CPU
  * @clk: the CPU's cluster clock
  * @rate_max: the highest rate of @clk, in Hz
- * @tick: accounts work every VCS_PERIOD_NS while the CPU is busy
+ * @tick: accounts work every period while the CPU is busy
  * @wake: ends a WFI stall
  * @queued: the task last asked to pay (compared, never dereferenced)
  * @busy: a task other than the idle task runs
  * @user: that task has user space (the others are not slowed)
  * @stalling: a stall is in progress on this CPU
+ * @deadline: when the stall in progress is due to end, ns (ktime_get())
  * @last: end of the last accounted interval, ns (ktime_get())
  * @debt: stall still owed, ns; negative: stalled too long (a WFI wakes
  *	  late), to be taken off the next debts
  * @work_ns: work accounted to user tasks, ns
  * @stall_ns: stall paid, ns
- * @dropped_ns: debt of kernel threads' work, not paid, ns
+ * @owed_ns: stall owed for @work_ns, ns: @stall_ns / @owed_ns is how much
+ *	     of the dilation was achieved
+ * @kthread_ns: work of kernel threads (not slowed), ns
+ * @dropped_ns: debt not paid: of kernel threads' work, and any debt past
+ *		VCS_MAX_DEBT_NS, ns
  * @stalls: number of stalls
  *
  * Only the CPU itself touches its state, with interrupts disabled.
@@ -101,10 +117,13 @@ struct vcs_cpu {
 	bool busy;
 	bool user;
 	bool stalling;
+	u64 deadline;
 	u64 last;
 	s64 debt;
 	u64 work_ns;
 	u64 stall_ns;
+	u64 owed_ns;
+	u64 kthread_ns;
 	u64 dropped_ns;
 	unsigned long stalls;
 };
@@ -112,6 +131,14 @@ struct vcs_cpu {
 static DEFINE_PER_CPU(struct vcs_cpu, vcs_cpus);
 static enum vcs_stall_mode vcs_stall_mode = VCS_STALL_WFI;
 static bool vcs_enabled = true;
+static u32 vcs_period_us = VCS_PERIOD_US;
+
+static ktime_t vcs_period(void)
+{
+	return ns_to_ktime((u64)NSEC_PER_USEC *
+			   clamp_t(u32, READ_ONCE(vcs_period_us),
+				   VCS_PERIOD_MIN_US, VCS_PERIOD_MAX_US));
+}
 
 /* Speed of @cpu now, in capacity units: capacity * f / fmax. */
 static unsigned long vcs_speed(int cpu, struct vcs_cpu *vc)
@@ -125,7 +152,7 @@ static unsigned long vcs_speed(int cpu, struct vcs_cpu *vc)
 static void vcs_account(int cpu, struct vcs_cpu *vc, u64 now)
 {
 	unsigned long speed;
-	u64 delta = now - vc->last;
+	u64 delta = now - vc->last, owe;
 
 	vc->last = now;
 	if (!vc->busy || vc->stalling || !READ_ONCE(vcs_enabled))
@@ -138,13 +165,16 @@ static void vcs_account(int cpu, struct vcs_cpu *vc, u64 now)
 		speed = SCHED_CAPACITY_SCALE;
 
 	if (!vc->user) {
+		vc->kthread_ns += delta;
 		vc->dropped_ns += div64_u64(delta * (SCHED_CAPACITY_SCALE - speed),
 					    speed);
 		return;
 	}
 
+	owe = div64_u64(delta * (SCHED_CAPACITY_SCALE - speed), speed);
 	vc->work_ns += delta;
-	vc->debt += div64_u64(delta * (SCHED_CAPACITY_SCALE - speed), speed);
+	vc->owed_ns += owe;
+	vc->debt += owe;
 	if (vc->debt > (s64)VCS_MAX_DEBT_NS) {
 		vc->dropped_ns += vc->debt - VCS_MAX_DEBT_NS;
 		vc->debt = VCS_MAX_DEBT_NS;
@@ -152,35 +182,20 @@ static void vcs_account(int cpu, struct vcs_cpu *vc, u64 now)
 }
 
 /*
- * Pay the debt of this CPU (the one we run on now, not necessarily the one
- * that asked), in the context of the task about to return to user space.
- * Preemption is off so that the CPU and its state stay ours; the stall
- * ends early when something else must run, and the rest of the debt is
- * paid later.
+ * Pay the debt of this CPU, from @start on, in the context of the running
+ * user task; IRQs and preemption off, so that the CPU and its state stay
+ * ours. The stall ends early when something else must run, and the rest
+ * of the debt is paid later.
  */
-static void vcs_stall(struct callback_head *head)
+static void vcs_pay(struct vcs_cpu *vc, u64 start)
 {
-	struct vcs_cpu *vc;
-	u64 now, start, deadline;
+	u64 now, deadline;
 
-	kfree(head);
-	preempt_disable();
-	local_irq_disable();
-	vc = this_cpu_ptr(&vcs_cpus);
-	if (vc->queued == current)
-		vc->queued = NULL;
-	start = ktime_get_ns();
-	/*
-	 * The way here from the tick (IRQ exit, task_work) is this driver's
-	 * own overhead, not work: under QEMU it is a few percent of a
-	 * period, and counted as work it would be dilated too, 12x on a
-	 * LITTLE CPU at its lowest OPP.
-	 */
-	vc->last = start;
 	if (vc->debt < VCS_MIN_STALL_NS)
-		goto out;
+		return;
 
 	deadline = start + vc->debt;
+	vc->deadline = deadline;
 	vc->stalling = true;
 	if (vcs_stall_mode == VCS_STALL_WFI)
 		hrtimer_start(&vc->wake, ns_to_ktime(deadline),
@@ -199,15 +214,65 @@ static void vcs_stall(struct callback_head *head)
 	vc->stalling = false;
 	if (vcs_stall_mode == VCS_STALL_WFI)
 		hrtimer_try_to_cancel(&vc->wake);
+	/* The next work interval is a whole period from here. */
+	hrtimer_start(&vc->tick, ktime_add(ns_to_ktime(now), vcs_period()),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
 
 	/* Closed loop: what was paid is measured, over or under the debt. */
 	vc->debt = max_t(s64, vc->debt - (s64)(now - start), -VCS_MAX_CREDIT_NS);
 	vc->stall_ns += now - start;
 	vc->stalls++;
 	vc->last = now;
-out:
+}
+
+/*
+ * The task_work queued by the tick: pay this CPU's debt (the one we run on
+ * now, not necessarily the one that asked) on the way back to user space.
+ */
+static void vcs_stall(struct callback_head *head)
+{
+	struct vcs_cpu *vc;
+	u64 start;
+
+	kfree(head);
+	preempt_disable();
+	local_irq_disable();
+	vc = this_cpu_ptr(&vcs_cpus);
+	if (vc->queued == current)
+		vc->queued = NULL;
+	start = ktime_get_ns();
+	/*
+	 * The way here from the tick (IRQ exit, task_work) is this driver's
+	 * own overhead, not work: under QEMU it is a few percent of a
+	 * period, and counted as work it would be dilated too, 12x on a
+	 * LITTLE CPU at its lowest OPP.
+	 */
+	vc->last = start;
+	vcs_pay(vc, start);
 	local_irq_enable();
 	preempt_enable();
+}
+
+/*
+ * A user task enters a system call: it pays what it owes first, as its
+ * work before the call would have taken that much longer. A task about to
+ * sleep (a periodic task's nanosleep) so pays its own debt, exactly, and
+ * does not leave it to the next task on this CPU.
+ */
+static void vcs_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct vcs_cpu *vc;
+	unsigned long flags;
+	u64 now;
+
+	local_irq_save(flags);
+	vc = this_cpu_ptr(&vcs_cpus);
+	if (vc->busy && vc->user && !vc->stalling) {
+		now = ktime_get_ns();
+		vcs_account(smp_processor_id(), vc, now);
+		vcs_pay(vc, now);
+	}
+	local_irq_restore(flags);
 }
 
 /*
@@ -240,6 +305,13 @@ static enum hrtimer_restart vcs_tick(struct hrtimer *t)
 	struct vcs_cpu *vc = container_of(t, struct vcs_cpu, tick);
 	int cpu = smp_processor_id();
 
+	/* No work while stalling: no wakeup before the stall's end either. */
+	if (vc->stalling) {
+		hrtimer_set_expires(t, ktime_add(ns_to_ktime(max(vc->deadline,
+								 ktime_get_ns())),
+						 vcs_period()));
+		return HRTIMER_RESTART;
+	}
 	vcs_account(cpu, vc, ktime_get_ns());
 	vcs_queue_stall(vc, current);
 	/* Nor is this callback work. */
@@ -247,7 +319,7 @@ static enum hrtimer_restart vcs_tick(struct hrtimer *t)
 
 	if (!vc->busy)
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime(VCS_PERIOD_NS));
+	hrtimer_forward_now(t, vcs_period());
 	return HRTIMER_RESTART;
 }
 
@@ -273,7 +345,7 @@ static void vcs_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	vc->user = next->mm && !(next->flags & PF_KTHREAD);
 
 	if (vc->busy && !was_busy)
-		hrtimer_start(&vc->tick, ns_to_ktime(now + VCS_PERIOD_NS),
+		hrtimer_start(&vc->tick, ktime_add(ns_to_ktime(now), vcs_period()),
 			      HRTIMER_MODE_ABS_PINNED_HARD);
 	else if (!vc->busy && was_busy)
 		hrtimer_try_to_cancel(&vc->tick);
@@ -283,16 +355,17 @@ static int vcs_stats_show(struct seq_file *s, void *unused)
 {
 	int cpu;
 
-	seq_puts(s, "cpu speed work_ns stall_ns dropped_ns debt_ns stalls\n");
+	seq_puts(s, "cpu speed work_ns stall_ns kthread_ns dropped_ns debt_ns stalls owed_ns\n");
 	for_each_possible_cpu(cpu) {
 		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
 
 		if (!vc->clk)
 			continue;
-		seq_printf(s, "%d %lu %llu %llu %llu %lld %lu\n", cpu,
+		seq_printf(s, "%d %lu %llu %llu %llu %llu %lld %lu %llu\n", cpu,
 			   vcs_speed(cpu, vc), READ_ONCE(vc->work_ns),
-			   READ_ONCE(vc->stall_ns), READ_ONCE(vc->dropped_ns),
-			   READ_ONCE(vc->debt), READ_ONCE(vc->stalls));
+			   READ_ONCE(vc->stall_ns), READ_ONCE(vc->kthread_ns),
+			   READ_ONCE(vc->dropped_ns), READ_ONCE(vc->debt),
+			   READ_ONCE(vc->stalls), READ_ONCE(vc->owed_ns));
 	}
 	return 0;
 }
@@ -367,11 +440,18 @@ static int vcs_probe(struct platform_device *pdev)
 	ret = register_trace_sched_switch(vcs_sched_switch, NULL);
 	if (ret)
 		return dev_err_probe(dev, ret, "cannot hook sched_switch\n");
+	ret = register_trace_sys_enter(vcs_sys_enter, NULL);
+	if (ret) {
+		unregister_trace_sched_switch(vcs_sched_switch, NULL);
+		tracepoint_synchronize_unregister();
+		return dev_err_probe(dev, ret, "cannot hook sys_enter\n");
+	}
 
 	dir = debugfs_create_dir("virt_cpu_speed", NULL);
 	debugfs_create_file("stats", 0444, dir, NULL, &vcs_stats_fops);
 	debugfs_create_file("stall_mode", 0644, dir, NULL, &vcs_mode_fops);
 	debugfs_create_bool("enable", 0644, dir, &vcs_enabled);
+	debugfs_create_u32("period_us", 0644, dir, &vcs_period_us);
 
 	dev_info(dev, "CPU speed follows capacity and cluster clock rate (stall: %s)\n",
 		 vcs_stall_mode_names[vcs_stall_mode]);

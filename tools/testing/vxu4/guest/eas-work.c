@@ -7,13 +7,21 @@
  *   eas-work loops N
  *	Run N iterations of a fixed integer loop (a fixed amount of work, not
  *	of time). Prints "wall_ns=.. runtime_ns=..".
- *   eas-work spin MS
- *	Keep the CPU busy for MS ms of wall time. Prints "wall_ns=..".
- *   eas-work periodic PERIOD_US LOOPS SECONDS
- *	Every PERIOD_US, run LOOPS iterations, for SECONDS. Just after each
- *	wakeup (the same point of the PELT sawtooth every period) read
- *	se.avg.util_avg from /proc/self/sched; print the mean over the last
- *	half of the run as "util_avg=.. periods=.. overruns=..".
+ *   eas-work spin MS [FILE...]
+ *	Keep the CPU busy for MS ms of wall time. Prints "wall_ns=..", then
+ *	for each FILE (e.g. a meter's energy1_input) " FILE=BEFORE..AFTER",
+ *	the number it holds just before and just after the busy time.
+ *   eas-work periodic PERIOD_US LOOPS SECONDS [EVERY]
+ *	Every PERIOD_US, run LOOPS iterations, for SECONDS. Just after every
+ *	EVERY-th wakeup (default 1; the same point of the PELT sawtooth each
+ *	time) read se.avg.util_avg from /proc/self/sched (reading it is work
+ *	too). Over the last 3/4 of the run (PELT has settled after the
+ *	first), print its median (robust to the
+ *	periods a slow host stretches), mean, min and max, and the task's
+ *	run time over wall time; over the whole run, the periods whose work
+ *	ran into the next one (overruns) and the wakeups over 1 ms late:
+ *	"util_avg=.. periods=.. overruns=.. late=.. mean=.. min=.. max=..
+ *	busy=..%".
  *
  * Exit: 0 ok, 2 bad usage or an unreadable /proc file.
  */
@@ -87,6 +95,20 @@ static long read_util(void)
 	return (long)sched_field("se.avg.util_avg");
 }
 
+/* The number in @path, or exit 2. */
+static long long read_number(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long long v;
+
+	if (!f || fscanf(f, "%lld", &v) != 1) {
+		fprintf(stderr, "eas-work: cannot read a number from %s\n", path);
+		exit(2);
+	}
+	fclose(f);
+	return v;
+}
+
 static unsigned long arg(const char *s)
 {
 	char *end;
@@ -101,26 +123,42 @@ static unsigned long arg(const char *s)
 	return v;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int periodic(unsigned long period_us, unsigned long loops,
-		    unsigned long seconds)
+		    unsigned long seconds, unsigned long every)
 {
 	unsigned long n = seconds * 1000000UL / period_us, i, counted = 0;
-	unsigned long overruns = 0;
+	unsigned long overruns = 0, late = 0;
+	long long sum = 0, r0 = 0, t0 = 0;
+	long *samples = calloc(n + 1, sizeof(*samples));
 	struct timespec next;
-	long long sum = 0;
 
+	if (!samples) {
+		fprintf(stderr, "eas-work: out of memory\n");
+		return 2;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < n; i++) {
-		long u = read_util();
+		long u = i % every ? 0 : read_util();
 
 		if (u < 0) {
 			fprintf(stderr,
 				"eas-work: no se.avg.util_avg in /proc/self/sched: needs CONFIG_SCHED_DEBUG\n");
 			return 2;
 		}
-		if (i >= n / 2) {
+		if (i == n / 4) {
+			r0 = runtime_ns();
+			t0 = now_ns();
+		}
+		if (i >= n / 4 && !(i % every)) {
 			sum += u;
-			counted++;
+			samples[counted++] = u;
 		}
 		work(loops);
 		next.tv_nsec += period_us * 1000;
@@ -128,13 +166,22 @@ static int periodic(unsigned long period_us, unsigned long loops,
 			next.tv_nsec -= 1000000000L;
 			next.tv_sec++;
 		}
-		/* Woken more than 1 ms late: the work did not fit the period. */
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		if (now_ns() > ts_ns(&next) + 1000000ULL)
+		/* The work ran into the next period: it did not fit. */
+		if (now_ns() > ts_ns(&next))
 			overruns++;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		/* Woken over 1 ms late: the host was slow to run the vCPU. */
+		if (now_ns() > ts_ns(&next) + 1000000ULL)
+			late++;
 	}
-	printf("util_avg=%lld periods=%lu overruns=%lu\n",
-	       counted ? sum / (long long)counted : -1, n, overruns);
+	qsort(samples, counted, sizeof(*samples), cmp_long);
+	printf("util_avg=%ld periods=%lu overruns=%lu late=%lu ", counted ?
+	       samples[counted / 2] : -1, n, overruns, late);
+	printf("mean=%lld min=%ld max=%ld busy=%.1f%%\n",
+	       counted ? sum / (long long)counted : -1,
+	       counted ? samples[0] : -1, counted ? samples[counted - 1] : -1,
+	       100.0 * (runtime_ns() - r0) / (now_ns() - t0));
+	free(samples);
 	return 0;
 }
 
@@ -157,20 +204,33 @@ int main(int argc, char **argv)
 		       (unsigned long long)(now_ns() - t0), runtime_ns() - r0);
 		return 0;
 	}
-	if (argc == 3 && !strcmp(argv[1], "spin")) {
+	if (argc >= 3 && !strcmp(argv[1], "spin")) {
+		int i, nfiles = argc - 3;
+		long long before[nfiles > 0 ? nfiles : 1];
 		uint64_t end;
 
+		for (i = 0; i < nfiles; i++)
+			before[i] = read_number(argv[3 + i]);
 		t0 = now_ns();
 		end = t0 + arg(argv[2]) * 1000000ULL;
 		while (now_ns() < end)
 			work(1000);
-		printf("wall_ns=%llu\n", (unsigned long long)(now_ns() - t0));
+		end = now_ns();
+		printf("wall_ns=%llu", (unsigned long long)(end - t0));
+		for (i = 0; i < nfiles; i++)
+			printf(" %s=%lld..%lld", argv[3 + i], before[i],
+			       read_number(argv[3 + i]));
+		printf("\n");
 		return 0;
 	}
-	if (argc == 5 && !strcmp(argv[1], "periodic"))
-		return periodic(arg(argv[2]), arg(argv[3]), arg(argv[4]));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "periodic")) {
+		unsigned long every = argc == 6 ? arg(argv[5]) : 1;
+
+		return periodic(arg(argv[2]), arg(argv[3]), arg(argv[4]),
+				every ? every : 1);
+	}
 
 	fprintf(stderr,
-		"usage: eas-work now | loops N | spin MS | periodic PERIOD_US LOOPS SECONDS\n");
+		"usage: eas-work now | loops N | spin MS [FILE...] | periodic PERIOD_US LOOPS SECONDS [EVERY]\n");
 	return 2;
 }
