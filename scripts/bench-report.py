@@ -87,6 +87,22 @@ def table_rtapp(runs, n):
     row("energy a7", lambda r: int(r["energy_a7_uj"]), 1e-6, "J")
     row("busy a15", lambda r: int(r["busy_a15_ms"]), 1e-3, "s")
     row("busy a7", lambda r: int(r["busy_a7_ms"]), 1e-3, "s")
+    # The CPU speed emulation: the host time the vCPUs counted as work, as
+    # a share of what the host's cores can give in the run's wall time
+    # (over about 80%, vCPUs wait for the host and the work counted
+    # includes that wait); the dilation reached, (work + stall paid) /
+    # work; and the share of the stall owed that it paid.
+    ncpu = os.cpu_count() or 1
+    if all("work_a7_ms" in r and "work_a15_ms" in r for r in sel):
+        row(f"host load ({ncpu} cores)", lambda r: (int(r["work_a7_ms"]) + int(r["work_a15_ms"]))
+            / (int(r["wall_ms"]) * ncpu), 100, "%")
+    for c in ("a15", "a7"):
+        if all(int(r.get(f"work_{c}_ms", 0)) > 0 and int(r.get(f"owed_{c}_ms", 0)) > 0
+               for r in sel):
+            row(f"dilation {c}", lambda r, c=c: (int(r[f"work_{c}_ms"]) + int(r[f"stall_{c}_ms"]))
+                / int(r[f"work_{c}_ms"]), 1, "x")
+            row(f"stall paid {c}", lambda r, c=c: int(r[f"stall_{c}_ms"])
+                / int(r[f"owed_{c}_ms"]), 100, "%")
     for pol, name in (("tis_policy4", "a15"), ("tis_policy0", "a7")):
         off, on = opp_seconds(by["0"], pol), opp_seconds(by["1"], pol)
         used = [f for f in off if off[f] >= 0.005 or on.get(f, 0) >= 0.005]
