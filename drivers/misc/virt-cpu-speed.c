@@ -69,9 +69,13 @@
 #define VCS_PERIOD_MAX_US	100000
 /* Debts below this wait for the next period: a stall costs a wakeup. */
 #define VCS_MIN_STALL_NS	(20 * NSEC_PER_USEC)
-/* A debt is never allowed to grow past this, nor a credit past -this. */
+/*
+ * A debt is never allowed to grow past this, nor a credit (a stall that
+ * overshot: a WFI woken late by a busy host) past -this. The credit bound
+ * is wide: with 5 ms, 4-13% more stall than owed was paid in make bench.
+ */
 #define VCS_MAX_DEBT_NS		(500 * NSEC_PER_MSEC)
-#define VCS_MAX_CREDIT_NS	(5 * NSEC_PER_MSEC)
+#define VCS_MAX_CREDIT_NS	(100 * NSEC_PER_MSEC)
 
 enum vcs_stall_mode {
 	VCS_STALL_WFI,
