@@ -12,9 +12,10 @@
  * This driver makes the vCPUs behave so: for every ns of work a CPU does
  * for a user task, it owes (1024 - speed) / speed ns of stall, and the
  * task running on the CPU pays it, in task context, at its next system
- * call or on its way back to user space. The stall is run time of that task, as the slower clock's
- * extra cycles would be: its runtime and so its PELT util grow as on the
- * board, and util stays invariant across clusters and OPPs.
+ * call or on its way back to user space. The stall is run time of that
+ * task, as the slower clock's extra cycles would be: its runtime and so
+ * its PELT util grow as on the board, and util stays invariant across
+ * clusters and OPPs.
  *
  * The loop is closed: the work done and the stall paid are both measured
  * with the clock, and each stall pays exactly the debt still owed. The

@@ -58,14 +58,14 @@ median() {
 # --- time dilation: medians over the rounds, each round's first run the
 # reference (cpu4 at 2000000 kHz, speed 1024).
 dil=$(at dilate | sed 's/wall_ns=//; s/runtime_ns=//')
-ref=$(echo "$dil" | awk '$1 == "cpu4" && $2 == 2000000 { print $4 }' | median)
+ref=$(echo "$dil" | awk '$1 == "cpu4" && $2 == 2000000 { print $3 }' | median)
 rounds=$(echo "$dil" | awk '$1 == "cpu4" && $2 == 2000000' | wc -l)
 echo "    fixed work: reference cpu4 at 2000000 kHz, median of $rounds runs: $ref ns"
 for conf in $(echo "$dil" | awk '{ print $1 "@" $2 }' | sort -u); do
 	cpu=${conf%@*} khz=${conf#*@} c=${cpu#cpu}
 	[ "$conf" = "cpu4@2000000" ] && continue
-	wall=$(echo "$dil" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { print $4 }' | median)
-	runtime=$(echo "$dil" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { print $5 }' | median)
+	wall=$(echo "$dil" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { print $3 }' | median)
+	runtime=$(echo "$dil" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { print $4 }' | median)
 	want=$(awk -v r="$ref" -v cap="$(cap "$c")" -v f="$khz" -v fm="$(fmax "$c")" \
 		'BEGIN { printf "%.0f", r * 1024 * fm / (cap * f) }')
 	within "$cpu at $khz kHz: fixed work's wall time, median (ns)" "$want" "$wall" 10
