@@ -10,7 +10,10 @@
 #    clusters and at different OPPs, within 5%;
 #  - power meters: one CPU 100% busy at a pinned OPP for T adds
 #    P(OPP) * T to its cluster's energy, within 2%; the idle cluster adds
-#    only its static part (0 in the virtual XU4's DT), within 1% of that.
+#    only its static part (0 in the virtual XU4's DT): under 1% of what
+#    the busy one adds.
+# Timings and util are medians over the guest's rounds (vxu4.reps, 5 by
+# default), each round starting with its reference run.
 # Capacities, fmax and P(OPP) come from eas-em's computation of the
 # board DTB, not from this file.
 #
