@@ -247,12 +247,12 @@ static void vcs_stall(struct callback_head *head)
 		vc->queued = NULL;
 	start = ktime_get_ns();
 	/*
-	 * The way here from the tick (IRQ exit, task_work) is this driver's
-	 * own overhead, not work: under QEMU it is a few percent of a
-	 * period, and counted as work it would be dilated too, 12x on a
-	 * LITTLE CPU at its lowest OPP.
+	 * The way here from the timer (its callback, IRQ exit, task_work) is
+	 * work: the reference, a CPU at full speed, spends it too, as run
+	 * time of its task. Left out, it made a periodic task's util a few
+	 * percent lower at low speeds.
 	 */
-	vc->last = start;
+	vcs_account(smp_processor_id(), vc, start);
 	vcs_pay(vc, start);
 	local_irq_enable();
 	preempt_enable();
@@ -319,8 +319,6 @@ static enum hrtimer_restart vcs_tick(struct hrtimer *t)
 	}
 	vcs_account(cpu, vc, ktime_get_ns());
 	vcs_queue_stall(vc, current);
-	/* Nor is this callback work. */
-	vc->last = ktime_get_ns();
 
 	if (!vc->busy)
 		return HRTIMER_NORESTART;
