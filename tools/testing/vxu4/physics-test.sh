@@ -53,7 +53,10 @@ cap() { echo "$em" | awk -v c="$1" '$1 == c { print $2 }'; }
 fmax() { echo "$em" | awk -v c="$1" '$1 == c { print $3 }'; }
 power() { echo "$em" | awk -v c="$1" -v f="$2" '$1 == c { for (i = 4; i <= NF; i++) { split($i, s, ":"); if (s[1] == f) print s[2] } }'; }
 
-# median: of the numbers on stdin, one per line.
+# field DATA CPU KHZ N: field N of DATA's lines for CPU ("cpuN") at KHZ.
+field() { echo "$1" | awk -v c="$2" -v f="$3" -v n="$4" '$1 == c && $2 == f { print $n }'; }
+# sum, median: of the numbers on stdin, one per line.
+sum() { awk '{ n += $1 } END { print n + 0 }'; }
 median() {
 	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
@@ -61,14 +64,14 @@ median() {
 # --- time dilation: medians over the rounds, each round's first run the
 # reference (cpu4 at 2000000 kHz, speed 1024).
 dil=$(at dilate | sed 's/wall_ns=//; s/runtime_ns=//')
-ref=$(echo "$dil" | awk '$1 == "cpu4" && $2 == 2000000 { print $3 }' | median)
-rounds=$(echo "$dil" | awk '$1 == "cpu4" && $2 == 2000000' | wc -l)
+ref=$(field "$dil" cpu4 2000000 3 | median)
+rounds=$(field "$dil" cpu4 2000000 3 | wc -l)
 echo "    fixed work: reference cpu4 at 2000000 kHz, median of $rounds runs: $ref ns"
 for conf in $(echo "$dil" | awk '{ print $1 "@" $2 }' | sort -u); do
 	cpu=${conf%@*} khz=${conf#*@} c=${cpu#cpu}
 	[ "$conf" = "cpu4@2000000" ] && continue
-	wall=$(echo "$dil" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { print $3 }' | median)
-	runtime=$(echo "$dil" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { print $4 }' | median)
+	wall=$(field "$dil" "$cpu" "$khz" 3 | median)
+	runtime=$(field "$dil" "$cpu" "$khz" 4 | median)
 	want=$(awk -v r="$ref" -v cap="$(cap "$c")" -v f="$khz" -v fm="$(fmax "$c")" \
 		'BEGIN { printf "%.0f", r * 1024 * fm / (cap * f) }')
 	within "$cpu at $khz kHz: fixed work's wall time, median (ns)" "$want" "$wall" 10
@@ -79,18 +82,18 @@ done
 # --- util invariance: the median over the rounds of each OPP's util_avg
 # against the reference's (cpu4 at 2000000 kHz).
 ut=$(at util | sed 's/[a-z_]*=//g')
-uref=$(echo "$ut" | awk '$1 == "cpu4" && $2 == 2000000 { print $3 }' | median)
+uref=$(field "$ut" cpu4 2000000 3 | median)
 for conf in $(echo "$ut" | awk '{ print $1 "@" $2 }' | sort -u); do
 	cpu=${conf%@*} khz=${conf#*@}
-	periods=$(echo "$ut" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { n += $4 } END { print n }')
-	overruns=$(echo "$ut" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { n += $5 } END { print n }')
+	periods=$(field "$ut" "$cpu" "$khz" 4 | sum)
+	overruns=$(field "$ut" "$cpu" "$khz" 5 | sum)
 	if [ "$((overruns * 20))" -le "$periods" ]; then
 		ok "$cpu at $khz kHz: the periodic task's work fit its period ($overruns of $periods overran)"
 	else
 		nok "$cpu at $khz kHz: the periodic task's work fit its period" "$overruns of $periods periods overran (over 5%)"
 	fi
 	[ "$conf" = "cpu4@2000000" ] && continue
-	util=$(echo "$ut" | awk -v c="$cpu" -v f="$khz" '$1 == c && $2 == f { print $3 }' | median)
+	util=$(field "$ut" "$cpu" "$khz" 3 | median)
 	within "$cpu at $khz kHz: util_avg, median of the rounds, equals cpu4's at 2000000 kHz" "$uref" "$util" 5
 done
 if [ "${uref%.*}" -gt 50 ] 2>/dev/null; then
