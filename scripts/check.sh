@@ -8,7 +8,8 @@
 #   3. the system test: boot the virtual XU4 and compare what the kernel
 #      built with what the host tool computes from the XU4 DTB
 #   4. the virtual board's physics, measured in that same boot: time
-#      dilation, util invariance, power meters
+#      dilation, util invariance, power meters (measured once more, in a
+#      boot of their own, if they fail: a busy host can slow a whole boot)
 #   5. the reference experiments' pipeline, in small, in that boot too
 #   6. a second boot, of the board without dynamic-power-coefficient: no
 #      EM, EAS off and the kernel's reason
@@ -82,13 +83,26 @@ checkpatch() {
 	[ "$f" -eq 0 ]
 }
 
+# physics LOG: the physics measured in LOG's boot. A host slowed by others
+# for most of a boot (late wakeups, every run slower) can fail them: then
+# they are measured once more, in a boot of their own, and that counts.
+# Both tries are shown; wrong physics fail both.
+physics() {
+	local first
+	first=$(tools/testing/vxu4/physics-test.sh "$1") && { echo "$first"; return; }
+	echo "$first" | sed 's/^/    first try: /'
+	echo "# the first try failed; measuring the physics once more, in a boot of their own"
+	rm -f "$build/physics.log"
+	VXU4_LOG=$build/physics.log scripts/vxu4.sh boot vxu4.mode=physics >/dev/null
+	tools/testing/vxu4/physics-test.sh "$build/physics.log"
+}
+
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
 suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
 # The physics, the bench smoke run and the KUnit suites ran in the system
 # test's boot; their lines are in its log.
-suite "physics of the virtual XU4" \
-	tools/testing/vxu4/physics-test.sh "$build/system-test.log"
+suite "physics of the virtual XU4" physics "$build/system-test.log"
 suite "reference experiments, smoke" \
 	tools/testing/vxu4/bench-smoke.sh "$build/system-test.log"
 suite "virtual XU4 without EM (EAS off)" tools/testing/vxu4/noem-test.sh

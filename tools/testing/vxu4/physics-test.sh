@@ -82,6 +82,9 @@ done
 # --- util invariance: the median over the rounds of each OPP's util_avg
 # against the reference's (cpu4 at 2000000 kHz).
 ut=$(at util | sed 's/[a-z_]*=//g')
+# How busy the host was: the reference's wakeups over 1 ms late.
+echo "    host: $(field "$ut" cpu4 2000000 6 | sum) of $(field "$ut" cpu4 2000000 4 | sum)" \
+	"of the periodic reference's wakeups were over 1 ms late"
 uref=$(field "$ut" cpu4 2000000 3 | median)
 for conf in $(echo "$ut" | awk '{ print $1 "@" $2 }' | sort -u); do
 	cpu=${conf%@*} khz=${conf#*@}
