@@ -32,12 +32,15 @@ eas_em=$top/tools/power/eas/eas-em
 # host: timings mean nothing), shown but not judged.
 judge=1
 unjudged=0
+not_judged() {
+	echo "- not judged - $1"
+	unjudged=$((unjudged + 1))
+}
 within() {
 	local d
 	d=$(awk -v e="$2" -v a="$3" 'BEGIN { printf "%+.1f", (a - e) * 100 / e }')
 	if [ "$judge" = 0 ]; then
-		echo "- not judged - $1: $3, expected $2 ($d%, tolerance $4%)"
-		unjudged=$((unjudged + 1))
+		not_judged "$1: $3, expected $2 ($d%, tolerance $4%)"
 	elif awk -v d="$d" -v t="$4" 'BEGIN { exit !(d <= t && d >= -t) }'; then
 		ok "$1: $3, expected $2 ($d%, within $4%)"
 	else
@@ -109,8 +112,7 @@ for conf in $(echo "$ut" | awk '{ print $1 "@" $2 }' | sort -u); do
 	periods=$(field "$ut" "$cpu" "$khz" 4 | sum)
 	overruns=$(field "$ut" "$cpu" "$khz" 5 | sum)
 	if [ "$judge" = 0 ]; then
-		echo "- not judged - $cpu at $khz kHz: the periodic task's work fit its period ($overruns of $periods overran)"
-		unjudged=$((unjudged + 1))
+		not_judged "$cpu at $khz kHz: the periodic task's work fit its period ($overruns of $periods overran)"
 	elif [ "$((overruns * 10))" -le "$periods" ]; then
 		ok "$cpu at $khz kHz: the periodic task's work fit its period ($overruns of $periods overran)"
 	else
