@@ -4,34 +4,44 @@
  *
  *   eas-work now
  *	Print CLOCK_MONOTONIC in ns (busybox's date has no %N).
- *   eas-work loops N
+ *   eas-work [-a START_NS] loops N
  *	Run N iterations of a fixed integer loop (a fixed amount of work, not
  *	of time). Prints "wall_ns=.. runtime_ns=..".
- *   eas-work spin MS [FILE...]
+ *   eas-work [-a START_NS] spin MS [FILE...]
  *	Keep the CPU busy for MS ms of wall time. Prints "wall_ns=..", then
  *	for each FILE (e.g. a meter's energy1_input) " FILE=BEFORE..AFTER",
  *	the number it holds just before and just after the busy time.
- *   eas-work periodic PERIOD_US LOOPS SECONDS [EVERY]
+ *   eas-work [-a START_NS] periodic PERIOD_US LOOPS SECONDS [EVERY]
  *	Every PERIOD_US, run LOOPS iterations, for SECONDS. Just after every
  *	EVERY-th wakeup (default 1; the same point of the PELT sawtooth each
  *	time) read se.avg.util_avg from /proc/self/sched (reading it is work
  *	too). Over the last 3/4 of the run (PELT has settled after the
- *	first), print its median (robust to the
- *	periods a slow host stretches), mean, min and max, and the task's
- *	run time over wall time; over the whole run, the periods whose work
- *	ran into the next one (overruns) and the wakeups over 1 ms late:
+ *	first), print its median, mean, min and max, the periods whose work
+ *	ran into the next one (overruns), the wakeups over 1 ms late, and the
+ *	task's run time over wall time:
  *	"util_avg=.. periods=.. overruns=.. late=.. mean=.. min=.. max=..
- *	busy=..%".
+ *	busy=..%" (periods: those of the last 3/4).
+ *
+ * -a START_NS: start at CLOCK_MONOTONIC START_NS (from "eas-work now"),
+ * so that tasks started one after the other run their work at once.
+ *
+ * The times that bound a measurement are read with a system call, not the
+ * vDSO: under the virtual XU4's CPU speed emulation a task pays the stall
+ * it owes at system call entry, so the time read is the one at which its
+ * work, done at its CPU's speed, ends.
  *
  * Exit: 0 ok, 2 bad usage or an unreadable /proc file.
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 
 static uint64_t ts_ns(const struct timespec *ts)
 {
@@ -44,6 +54,29 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts_ns(&ts);
+}
+
+/* The same, by a system call: the task first pays what it owes. */
+static uint64_t sys_now_ns(void)
+{
+	struct timespec ts;
+
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+	return ts_ns(&ts);
+}
+
+/* Sleep until CLOCK_MONOTONIC @start_ns (0: do not wait). */
+static void start_at(uint64_t start_ns)
+{
+	struct timespec ts = {
+		.tv_sec = start_ns / 1000000000ULL,
+		.tv_nsec = start_ns % 1000000000ULL,
+	};
+
+	if (start_ns)
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+				       NULL) == EINTR)
+			;
 }
 
 static void work(unsigned long loops)
@@ -145,6 +178,7 @@ static int periodic(unsigned long period_us, unsigned long loops,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (i = 0; i < n; i++) {
+		bool settled = i >= n / 4;
 		long u = i % every ? 0 : read_util();
 
 		if (u < 0) {
@@ -154,9 +188,9 @@ static int periodic(unsigned long period_us, unsigned long loops,
 		}
 		if (i == n / 4) {
 			r0 = runtime_ns();
-			t0 = now_ns();
+			t0 = sys_now_ns();
 		}
-		if (i >= n / 4 && !(i % every)) {
+		if (settled && !(i % every)) {
 			sum += u;
 			samples[counted++] = u;
 		}
@@ -167,29 +201,34 @@ static int periodic(unsigned long period_us, unsigned long loops,
 			next.tv_sec++;
 		}
 		/* The work ran into the next period: it did not fit. */
-		if (now_ns() > ts_ns(&next))
+		if (settled && sys_now_ns() > ts_ns(&next))
 			overruns++;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
-		/* Woken over 1 ms late: the host was slow to run the vCPU. */
-		if (now_ns() > ts_ns(&next) + 1000000ULL)
+		/* Woken over 1 ms late. */
+		if (settled && now_ns() > ts_ns(&next) + 1000000ULL)
 			late++;
 	}
 	qsort(samples, counted, sizeof(*samples), cmp_long);
 	printf("util_avg=%ld periods=%lu overruns=%lu late=%lu ", counted ?
-	       samples[counted / 2] : -1, n, overruns, late);
+	       samples[counted / 2] : -1, n - n / 4, overruns, late);
 	printf("mean=%lld min=%ld max=%ld busy=%.1f%%\n",
 	       counted ? sum / (long long)counted : -1,
 	       counted ? samples[0] : -1, counted ? samples[counted - 1] : -1,
-	       100.0 * (runtime_ns() - r0) / (now_ns() - t0));
+	       100.0 * (runtime_ns() - r0) / (sys_now_ns() - t0));
 	free(samples);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t t0;
+	uint64_t t0, start = 0;
 	long long r0;
 
+	if (argc >= 3 && !strcmp(argv[1], "-a")) {
+		start = arg(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc == 2 && !strcmp(argv[1], "now")) {
 		printf("%llu\n", (unsigned long long)now_ns());
 		return 0;
@@ -197,25 +236,28 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "loops")) {
 		unsigned long n = arg(argv[2]);
 
+		start_at(start);
 		r0 = runtime_ns();
-		t0 = now_ns();
+		t0 = sys_now_ns();
 		work(n);
-		printf("wall_ns=%llu runtime_ns=%lld\n",
-		       (unsigned long long)(now_ns() - t0), runtime_ns() - r0);
+		t0 = sys_now_ns() - t0;
+		printf("wall_ns=%llu runtime_ns=%lld\n", (unsigned long long)t0,
+		       runtime_ns() - r0);
 		return 0;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "spin")) {
 		int i, nfiles = argc - 3;
 		long long before[nfiles > 0 ? nfiles : 1];
-		uint64_t end;
+		uint64_t end, ms = arg(argv[2]);
 
+		start_at(start);
 		for (i = 0; i < nfiles; i++)
 			before[i] = read_number(argv[3 + i]);
-		t0 = now_ns();
-		end = t0 + arg(argv[2]) * 1000000ULL;
+		t0 = sys_now_ns();
+		end = t0 + ms * 1000000ULL;
 		while (now_ns() < end)
 			work(1000);
-		end = now_ns();
+		end = sys_now_ns();
 		printf("wall_ns=%llu", (unsigned long long)(end - t0));
 		for (i = 0; i < nfiles; i++)
 			printf(" %s=%lld..%lld", argv[3 + i], before[i],
@@ -226,11 +268,13 @@ int main(int argc, char **argv)
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "periodic")) {
 		unsigned long every = argc == 6 ? arg(argv[5]) : 1;
 
+		start_at(start);
 		return periodic(arg(argv[2]), arg(argv[3]), arg(argv[4]),
 				every ? every : 1);
 	}
 
 	fprintf(stderr,
-		"usage: eas-work now | loops N | spin MS [FILE...] | periodic PERIOD_US LOOPS SECONDS [EVERY]\n");
+		"usage: eas-work now | [-a START_NS] loops N | [-a START_NS] spin MS [FILE...]\n"
+		"       | [-a START_NS] periodic PERIOD_US LOOPS SECONDS [EVERY]\n");
 	return 2;
 }
