@@ -19,24 +19,69 @@ pkgs=(
 	gnuplot-nox			# eas-em plot
 )
 
+# QEMU comes from Debian 12's backports suite: QEMU 10 runs the 8 vCPUs
+# under instruction counting (-icount), which Debian 12's QEMU 7.2 hangs
+# in at boot. Only the QEMU packages are pinned from there; everything
+# else stays Debian 12's.
+qemu_pkgs=(qemu-system-arm qemu-system-common qemu-system-data
+	qemu-user-static qemu-user qemu-user-binfmt)
+qemu_min=10
+sources=/etc/apt/sources.list.d/odroid-eas-backports.sources
+prefs=/etc/apt/preferences.d/odroid-eas-qemu
+
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+qemu_ver=$(dpkg-query -W -f='${Version}' qemu-system-arm 2>/dev/null || true)
+qemu_major=${qemu_ver#*:}
+qemu_major=${qemu_major%%.*}
+old_qemu=0
+if [ -n "$qemu_ver" ] && [ "${qemu_major:-0}" -lt "$qemu_min" ] 2>/dev/null; then
+	old_qemu=1
+fi
+if [ ${#missing[@]} -eq 0 ] && [ $old_qemu -eq 0 ] && [ -f "$prefs" ]; then
+	exit 0
+fi
 want=("${missing[@]}")
+[ $old_qemu -eq 1 ] && want+=(qemu-system-arm qemu-user-static)
 
 if [ "$(id -u)" -ne 0 ]; then
 	SUDO=sudo
 else
 	SUDO=
 fi
+if [ ! -f "$sources" ] || [ ! -f "$prefs" ]; then
+	echo "==> apt: adding bookworm-backports, pinned to the QEMU packages only ($prefs)"
+	$SUDO tee "$sources" >/dev/null <<-EOF
+		Types: deb
+		URIs: http://deb.debian.org/debian
+		Suites: bookworm-backports
+		Components: main
+		Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+	EOF
+	$SUDO tee "$prefs" >/dev/null <<-EOF
+		# odroid-eas (scripts/deps.sh): QEMU 10 for -icount; nothing else.
+		Package: ${qemu_pkgs[*]}
+		Pin: release n=bookworm-backports
+		Pin-Priority: 990
+	EOF
+fi
+[ ${#want[@]} -eq 0 ] && want=(qemu-system-arm)
 echo "==> installing with apt: ${want[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q >/dev/null
 if ! $SUDO apt-get install -y -q --no-install-recommends "${want[@]}" >/tmp/odroid-eas-apt.log 2>&1; then
 	tail -20 /tmp/odroid-eas-apt.log >&2
 	echo "deps.sh: apt-get install failed (log: /tmp/odroid-eas-apt.log)" >&2
+	exit 1
+fi
+qemu_ver=$(dpkg-query -W -f='${Version}' qemu-system-arm)
+qemu_major=${qemu_ver#*:}
+qemu_major=${qemu_major%%.*}
+if [ "$qemu_major" -lt "$qemu_min" ]; then
+	echo "deps.sh: qemu-system-arm $qemu_ver is installed, the virtual XU4 needs $qemu_min or later" >&2
+	echo "deps.sh: check $sources and $prefs (apt-cache policy qemu-system-arm)" >&2
 	exit 1
 fi

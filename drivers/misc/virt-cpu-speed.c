@@ -1,233 +1,372 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CPU speed of a virtual big.LITTLE board (time dilation)
+ * CPU speed of a virtual big.LITTLE board (time dilation) on QEMU icount
  *
- * Under QEMU every vCPU runs at the host's speed, whatever its cluster and
- * its cluster clock's rate. On the board a CPU of capacity c (out of 1024)
- * at rate f of a cluster whose top rate is fmax does work at
+ * On the board a CPU of capacity c (out of 1024) at rate f of a cluster
+ * whose top rate is fmax does work at
  *
  *	speed = c * f / fmax	(capacity units, out of 1024)
  *
- * so a piece of work that takes t at full speed takes t * 1024 / speed.
- * This driver makes the vCPUs behave so: for every ns of work a CPU does
- * for a user task, it owes (1024 - speed) / speed ns of stall, and the
- * task running on the CPU pays it, in task context, at its next system
- * call or on its way back to user space. The stall is run time of that
- * task, as the slower clock's extra cycles would be: its runtime and so
- * its PELT util grow as on the board, and util stays invariant across
- * clusters and OPPs.
+ * This driver makes the vCPUs of a virtual board do so. It is written for
+ * QEMU TCG with instruction counting ("-icount shift=N,sleep=off"): guest
+ * time is then a count of the instructions executed, whatever the host's
+ * load, and the vCPUs run round-robin on one host thread, each for an
+ * equal budget of instructions per round, so that while k vCPUs are not
+ * halted each executes 1/k of the instructions. The driver keeps that
+ * fair share as a clock, advanced by dt / k at every change of k (the
+ * virtual time of weighted fair queueing), and so knows how much each CPU
+ * did while it ran:
  *
- * The loop is closed: the work done and the stall paid are both measured
- * with the clock, and each stall pays exactly the debt still owed. The
- * debt is paid at two points:
- *  - on entry to a system call (the sys_enter tracepoint): the work before
- *    the call would have taken that much longer, and a task about to
- *    sleep pays its own debt instead of leaving it to the next one;
- *  - on return to user space, asked for by a per-CPU hrtimer that runs
- *    every "period_us" (debugfs, default 1000) only while the CPU is busy
- *    (idle CPUs get no timer and no wakeup), for tasks that compute
- *    without system calls.
- * The stall waits in WFI woken by an hrtimer at its end (the host core
- * sleeps) or busy-waits; "stall_mode" in debugfs chooses. The period's
- * timer does not fire during a stall.
+ *	progress = integral of dt / k over the CPU's run time
  *
- * The speed is read from the CPU's cluster clock (its "clocks" in the DT,
- * a linux,virt-cluster-clock), so it follows the rate actually set.
+ * The reference, a CPU of capacity 1024 at its top rate, does work at
+ * "ref_permille" / 1000 of the rate of a vCPU that runs alone. That is
+ * below the 1/8 that each of 8 busy vCPUs gets, so no CPU falls behind
+ * its speed; a CPU that would is counted in "shortfall_ns". Work done at
+ * speed s should have taken
+ *
+ *	progress * 1000 / ref_permille * 1024 / s
+ *
+ * and the CPU owes the difference to the time it did take. The task that
+ * runs pays it, in its own context, by waiting in WFI (a halted vCPU
+ * takes no share): the wait is that task's run time, as a slower clock's
+ * cycles would be, so runtime and PELT util grow as on the board and util
+ * is invariant across clusters and OPPs. The loop is closed: what was
+ * paid is measured, over or under the debt.
+ *
+ * Where each hook is, and why:
+ *  - cpu_idle tracepoint: the idle loop's WFI halts the vCPU, so k changes
+ *    there; the idle task's own instructions before and after it count in
+ *    k, as QEMU runs them, and are charged to nobody;
+ *  - sched_switch tracepoint: the interval so far is charged to the task
+ *    that leaves (slowed if it has user space, counted in "kthread_ns"
+ *    if a kernel thread); a per-CPU hrtimer, armed only while the CPU is
+ *    busy, accounts every "period_us" of work at the reference speed;
+ *  - that hrtimer queues a task_work (per-CPU, embedded, never allocated)
+ *    on the running task, which pays on its way back to user space: a
+ *    task that computes without system calls pays as it goes;
+ *  - sys_enter tracepoint: a task pays what it owes before a system call,
+ *    so a periodic task pays its own debt before it sleeps, not the next
+ *    task on the CPU. The probe runs with preemption off: the wait keeps
+ *    interrupts on between WFIs and ends as soon as the CPU must
+ *    reschedule; what is left is paid later;
+ *  - the stall's own WFI changes k too: the vCPU is halted while it waits
+ *    and counted as running while it handles the interrupts that wake it;
+ *  - a clk notifier on each cluster clock sets the CPUs' speed; a busy CPU
+ *    first accounts its work at the old speed (a function call on it);
+ *  - CPU hotplug: an offline vCPU is halted.
  *
  * Limits: work of kernel threads is not slowed (they never return to user
- * space; its time is counted in "kthread_ns", its debt in "dropped_ns");
- * a debt left when a task blocks in the kernel without a system call
- * (a page fault, a preemption) is paid by the next user task on that CPU;
- * the host must have a core for each busy vCPU for wall time to mean
- * anything, and whatever slows the host slows the emulated work with it.
+ * space); a debt left when a task blocks in the kernel without a system
+ * call (a page fault, a preemption) is paid by the next user task on that
+ * CPU; k is what this kernel sees, not QEMU's own count: instructions run
+ * with the halt state unchanged (an interrupt handler in the idle loop's
+ * WFI, a CPU going down) are counted on the wrong side. Under a QEMU
+ * without icount (each vCPU on its own host thread) the model is wrong:
+ * boot with "virt_cpu_speed.enable=0" there.
  */
 
+#include <linux/atomic.h>
 #include <linux/clk.h>
-#include <linux/clk-provider.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/math64.h>
 #include <linux/mod_devicetable.h>
+#include <linux/moduleparam.h>
 #include <linux/of.h>
 #include <linux/percpu.h>
 #include <linux/platform_device.h>
 #include <linux/sched.h>
+#include <linux/smp.h>
 #include <linux/sched/topology.h>
-#include <linux/seq_file.h>
-#include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/task_work.h>
+#include <trace/events/power.h>
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 
 #include <asm/barrier.h>
 
-/* Accounting period while a CPU is busy, us (debugfs "period_us"). */
-#define VCS_PERIOD_US		1000
-#define VCS_PERIOD_MIN_US	100
-#define VCS_PERIOD_MAX_US	100000
+/* dt * VCS_SHARE_UNIT / k is exact for k up to 8 (lcm(1..8) = 840). */
+#define VCS_SHARE_UNIT		840
 /* Debts below this wait for the next period: a stall costs a wakeup. */
 #define VCS_MIN_STALL_NS	(20 * NSEC_PER_USEC)
 /*
- * A debt is never allowed to grow past this, nor a credit (a stall that
- * overshot: a WFI woken late by a busy host) past -this. The credit bound
- * is wide: with 5 ms, 4-13% more stall than owed was paid in make bench.
+ * A debt is never allowed past this (one period at the slowest speed of
+ * the XU4, 53 of 1024, is about 20 ms); the rest is counted as dropped.
  */
-#define VCS_MAX_DEBT_NS		(500 * NSEC_PER_MSEC)
-#define VCS_MAX_CREDIT_NS	(100 * NSEC_PER_MSEC)
+#define VCS_MAX_DEBT_NS		(100 * NSEC_PER_MSEC)
+/* A stall that overshot (its wakeup's own path) is taken off the next. */
+#define VCS_MAX_CREDIT_NS	(1 * NSEC_PER_MSEC)
+/* task_work requests in flight per CPU (tasks that did not get back yet). */
+#define VCS_NR_WORKS		4
 
-enum vcs_stall_mode {
-	VCS_STALL_WFI,
-	VCS_STALL_SPIN,
+static bool enable = true;
+module_param(enable, bool, 0644);
+MODULE_PARM_DESC(enable, "Slow the vCPUs to their CPU's speed (default: Y)");
+
+static unsigned int period_us = 1000;
+module_param(period_us, uint, 0644);
+MODULE_PARM_DESC(period_us,
+		 "Work between two accountings of a busy CPU, us at the reference speed (100-5000, default 1000)");
+
+static unsigned int ref_permille = 100;
+module_param(ref_permille, uint, 0644);
+MODULE_PARM_DESC(ref_permille,
+		 "Speed of capacity 1024 at the top rate, in 1/1000 of a lone vCPU's (10-1000, default 100)");
+
+/**
+ * struct vcs_share - the fair-share clock of the vCPUs
+ * @lock: serialises the clock's updates
+ * @since: guest time of the last update, ns (ktime_get())
+ * @clock: progress of a vCPU that never halted since boot, in
+ *	   1/VCS_SHARE_UNIT ns of a lone vCPU's instructions
+ * @running: vCPUs not halted (k)
+ */
+struct vcs_share {
+	raw_spinlock_t lock;
+	u64 since;
+	u64 clock;
+	unsigned int running;
 };
 
-static const char * const vcs_stall_mode_names[] = {
-	[VCS_STALL_WFI] = "wfi",
-	[VCS_STALL_SPIN] = "spin",
+static struct vcs_share vcs_share = {
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(vcs_share.lock),
+};
+
+/**
+ * struct vcs_work - a request to pay, queued on a task
+ * @head: the task_work
+ * @cpu: the CPU whose pool it belongs to
+ * @bit: its bit in that CPU's @works_busy
+ */
+struct vcs_work {
+	struct callback_head head;
+	int cpu;
+	int bit;
+};
+
+/*
+ * The statistics of a CPU, in debugfs as virt_cpu_speed/cpuN/<name>:
+ * @VCS_WORK: work of user tasks, ns at the reference speed
+ * @VCS_RUN: time user tasks ran, not counting the stalls, ns
+ * @VCS_STALL: stall paid, ns
+ * @VCS_OWED: stall owed for that work, ns (paid / owed: how much of the
+ *	      dilation was achieved)
+ * @VCS_SHORTFALL: time the CPU ran slower than its speed, ns
+ * @VCS_KTHREAD: run time of kernel threads (not slowed), ns
+ * @VCS_DROPPED: debt never paid (past VCS_MAX_DEBT_NS), ns
+ * @VCS_STALLS: number of stalls
+ */
+enum vcs_counter {
+	VCS_WORK,
+	VCS_RUN,
+	VCS_STALL,
+	VCS_OWED,
+	VCS_SHORTFALL,
+	VCS_KTHREAD,
+	VCS_DROPPED,
+	VCS_STALLS,
+	VCS_NR_COUNTERS
+};
+
+static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
+	[VCS_WORK] = "work_ns",
+	[VCS_RUN] = "run_ns",
+	[VCS_STALL] = "stall_ns",
+	[VCS_OWED] = "owed_ns",
+	[VCS_SHORTFALL] = "shortfall_ns",
+	[VCS_KTHREAD] = "kthread_ns",
+	[VCS_DROPPED] = "dropped_ns",
+	[VCS_STALLS] = "stalls",
 };
 
 /**
  * struct vcs_cpu - the time dilation state of one CPU
+ * @cpu: the CPU
  * @clk: the CPU's cluster clock
- * @rate_max: the highest rate of @clk, in Hz
- * @tick: accounts work every period while the CPU is busy
- * @wake: ends a WFI stall
+ * @nb: rate change notifier on @clk
+ * @rate_max: the highest rate of @clk, Hz
+ * @speed: capacity * rate / @rate_max, capacity units
+ * @tick: accounts work while the CPU is busy
+ * @wake: ends a stall
+ * @works: requests to pay, queued from @tick
+ * @works_busy: bitmap of the @works in flight
  * @queued: the task last asked to pay (compared, never dereferenced)
  * @busy: a task other than the idle task runs
  * @user: that task has user space (the others are not slowed)
  * @stalling: a stall is in progress on this CPU
+ * @halted: this CPU is counted as halted in vcs_share.running
  * @deadline: when the stall in progress is due to end, ns (ktime_get())
  * @last: end of the last accounted interval, ns (ktime_get())
- * @debt: stall still owed, ns; negative: stalled too long (a WFI wakes
- *	  late), to be taken off the next debts
- * @work_ns: work accounted to user tasks, ns
- * @stall_ns: stall paid, ns
- * @owed_ns: stall owed for @work_ns, ns: @stall_ns / @owed_ns is how much
- *	     of the dilation was achieved
- * @kthread_ns: work of kernel threads (not slowed), ns
- * @dropped_ns: debt not paid: of kernel threads' work, and any debt past
- *		VCS_MAX_DEBT_NS, ns
- * @stalls: number of stalls
+ * @share: vcs_share.clock at @last
+ * @debt: stall still owed, ns; negative: a stall overshot, taken off the
+ *	  next one
+ * @counters: the statistics, enum vcs_counter (debugfs, one per file)
  *
- * Only the CPU itself touches its state, with interrupts disabled.
+ * Only the CPU itself writes its state, with interrupts disabled.
  */
 struct vcs_cpu {
+	int cpu;
 	struct clk *clk;
+	struct notifier_block nb;
 	unsigned long rate_max;
+	unsigned long speed;
 	struct hrtimer tick;
 	struct hrtimer wake;
+	struct vcs_work works[VCS_NR_WORKS];
+	unsigned long works_busy;
 	struct task_struct *queued;
 	bool busy;
 	bool user;
 	bool stalling;
+	bool halted;
 	u64 deadline;
 	u64 last;
+	u64 share;
 	s64 debt;
-	u64 work_ns;
-	u64 stall_ns;
-	u64 owed_ns;
-	u64 kthread_ns;
-	u64 dropped_ns;
-	unsigned long stalls;
+	atomic64_t counters[VCS_NR_COUNTERS];
 };
 
 static DEFINE_PER_CPU(struct vcs_cpu, vcs_cpus);
-static enum vcs_stall_mode vcs_stall_mode = VCS_STALL_WFI;
-static bool vcs_enabled = true;
-static u32 vcs_period_us = VCS_PERIOD_US;
+static enum cpuhp_state vcs_cpuhp;
 
-static ktime_t vcs_period(void)
+/* Advance the fair-share clock to @now. Called with vcs_share.lock held. */
+static void vcs_share_advance(u64 now)
 {
-	return ns_to_ktime((u64)NSEC_PER_USEC *
-			   clamp_t(u32, READ_ONCE(vcs_period_us),
-				   VCS_PERIOD_MIN_US, VCS_PERIOD_MAX_US));
+	if (now > vcs_share.since && vcs_share.running)
+		vcs_share.clock += div_u64((now - vcs_share.since) * VCS_SHARE_UNIT,
+					   vcs_share.running);
+	vcs_share.since = max(vcs_share.since, now);
 }
 
-/* Speed of @cpu now, in capacity units: capacity * f / fmax. */
-static unsigned long vcs_speed(int cpu, struct vcs_cpu *vc)
+/* The fair-share clock at @now (no earlier than any update). */
+static u64 vcs_share_clock(u64 now)
 {
-	u64 rate = clk_hw_get_rate(__clk_get_hw(vc->clk));
+	unsigned long flags;
+	u64 clock;
 
-	return div64_u64(arch_scale_cpu_capacity(cpu) * rate, vc->rate_max);
+	raw_spin_lock_irqsave(&vcs_share.lock, flags);
+	vcs_share_advance(now);
+	clock = vcs_share.clock;
+	raw_spin_unlock_irqrestore(&vcs_share.lock, flags);
+	return clock;
+}
+
+/* This CPU's vCPU halts (WFI, offline) or runs again, at @now. */
+static void vcs_set_halted(struct vcs_cpu *vc, bool halted, u64 now)
+{
+	unsigned long flags;
+
+	if (vc->halted == halted)
+		return;
+	vc->halted = halted;
+	raw_spin_lock_irqsave(&vcs_share.lock, flags);
+	vcs_share_advance(now);
+	if (halted)
+		vcs_share.running--;
+	else
+		vcs_share.running++;
+	raw_spin_unlock_irqrestore(&vcs_share.lock, flags);
+}
+
+/*
+ * Guest time in which a busy CPU makes one period of work at the
+ * reference speed, while @running vCPUs share the instructions.
+ */
+static ktime_t vcs_period(unsigned int running)
+{
+	u64 ns = (u64)NSEC_PER_USEC * clamp_t(u32, READ_ONCE(period_us), 100, 5000);
+
+	ns = div_u64(ns * clamp_t(u32, READ_ONCE(ref_permille), 10, 1000), 1000);
+	return ns_to_ktime(ns * max(running, 1U));
 }
 
 /* Account the interval since the last call: work, and the debt it makes. */
-static void vcs_account(int cpu, struct vcs_cpu *vc, u64 now)
+static void vcs_account(struct vcs_cpu *vc, u64 now)
 {
-	unsigned long speed;
-	u64 delta = now - vc->last, owe;
+	u64 clock = vcs_share_clock(now);
+	u64 progress = clock - vc->share, dt = now - vc->last;
+	unsigned long speed = clamp_t(unsigned long, READ_ONCE(vc->speed), 1,
+				      SCHED_CAPACITY_SCALE);
+	u64 work, should;
+	s64 owe;
 
+	vc->share = clock;
 	vc->last = now;
-	if (!vc->busy || vc->stalling || !READ_ONCE(vcs_enabled))
+	if (!vc->busy || vc->stalling || !READ_ONCE(enable))
 		return;
-
-	speed = vcs_speed(cpu, vc);
-	if (!speed)
-		speed = 1;
-	if (speed >= SCHED_CAPACITY_SCALE)
-		speed = SCHED_CAPACITY_SCALE;
 
 	if (!vc->user) {
-		vc->kthread_ns += delta;
-		vc->dropped_ns += div64_u64(delta * (SCHED_CAPACITY_SCALE - speed),
-					    speed);
+		atomic64_add(dt, &vc->counters[VCS_KTHREAD]);
 		return;
 	}
-
-	owe = div64_u64(delta * (SCHED_CAPACITY_SCALE - speed), speed);
-	vc->work_ns += delta;
-	vc->owed_ns += owe;
+	/* Work at the reference speed, and the time it takes at ours. */
+	work = div_u64(progress * 1000, VCS_SHARE_UNIT *
+		       clamp_t(u32, READ_ONCE(ref_permille), 10, 1000));
+	should = div_u64(work * SCHED_CAPACITY_SCALE, speed);
+	owe = (s64)should - (s64)dt;
+	atomic64_add(work, &vc->counters[VCS_WORK]);
+	atomic64_add(dt, &vc->counters[VCS_RUN]);
+	if (owe < 0) {
+		/* Not made up for later: a CPU that fell behind stays so. */
+		atomic64_add(-owe, &vc->counters[VCS_SHORTFALL]);
+		return;
+	}
+	atomic64_add(owe, &vc->counters[VCS_OWED]);
 	vc->debt += owe;
 	if (vc->debt > (s64)VCS_MAX_DEBT_NS) {
-		vc->dropped_ns += vc->debt - VCS_MAX_DEBT_NS;
+		atomic64_add(vc->debt - VCS_MAX_DEBT_NS, &vc->counters[VCS_DROPPED]);
 		vc->debt = VCS_MAX_DEBT_NS;
 	}
 }
 
 /*
- * Pay the debt of this CPU, from @start on, in the context of the running
- * user task; IRQs and preemption off, so that the CPU and its state stay
- * ours. The stall ends early when something else must run, and the rest
- * of the debt is paid later.
+ * Pay this CPU's debt, from @start on, in the context of the running user
+ * task. Called with interrupts and preemption off, so that the CPU and its
+ * state stay ours; interrupts are taken between WFIs. The stall ends early
+ * when something else must run; the rest of the debt is paid later.
  */
 static void vcs_pay(struct vcs_cpu *vc, u64 start)
 {
-	u64 now, deadline;
+	u64 now = start, deadline;
 
-	if (vc->debt < VCS_MIN_STALL_NS)
+	if (vc->debt < (s64)VCS_MIN_STALL_NS)
 		return;
 
 	deadline = start + vc->debt;
 	vc->deadline = deadline;
 	vc->stalling = true;
-	if (vcs_stall_mode == VCS_STALL_WFI)
-		hrtimer_start(&vc->wake, ns_to_ktime(deadline),
-			      HRTIMER_MODE_ABS_PINNED_HARD);
-	for (now = start; now < deadline && !need_resched();
-	     now = ktime_get_ns()) {
+	hrtimer_start(&vc->wake, ns_to_ktime(deadline),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
+	while (now < deadline && !need_resched()) {
+		/* Halted: the other vCPUs share the instructions. */
+		vcs_set_halted(vc, true, now);
 		/* WFI wakes on a pending interrupt even while it is masked. */
-		if (vcs_stall_mode == VCS_STALL_WFI)
-			wfi();
-		else
-			cpu_relax();
+		wfi();
+		vcs_set_halted(vc, false, ktime_get_ns());
 		/* Let the interrupt that woke us (or any other) run. */
 		local_irq_enable();
 		local_irq_disable();
+		now = ktime_get_ns();
 	}
 	vc->stalling = false;
-	if (vcs_stall_mode == VCS_STALL_WFI)
-		hrtimer_try_to_cancel(&vc->wake);
-	/* The next work interval is a whole period from here. */
-	hrtimer_start(&vc->tick, ktime_add(ns_to_ktime(now), vcs_period()),
-		      HRTIMER_MODE_ABS_PINNED_HARD);
+	hrtimer_try_to_cancel(&vc->wake);
 
 	/* Closed loop: what was paid is measured, over or under the debt. */
 	vc->debt = max_t(s64, vc->debt - (s64)(now - start), -VCS_MAX_CREDIT_NS);
-	vc->stall_ns += now - start;
-	vc->stalls++;
+	atomic64_add(now - start, &vc->counters[VCS_STALL]);
+	atomic64_inc(&vc->counters[VCS_STALLS]);
+	/* The stall is no work: the next interval starts here. */
 	vc->last = now;
+	vc->share = vcs_share_clock(now);
+	hrtimer_start(&vc->tick, ktime_add(ns_to_ktime(now),
+					   vcs_period(READ_ONCE(vcs_share.running))),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 /*
@@ -236,10 +375,13 @@ static void vcs_pay(struct vcs_cpu *vc, u64 start)
  */
 static void vcs_stall(struct callback_head *head)
 {
+	struct vcs_work *w = container_of(head, struct vcs_work, head);
 	struct vcs_cpu *vc;
 	u64 start;
 
-	kfree(head);
+	clear_bit(w->bit, &per_cpu_ptr(&vcs_cpus, w->cpu)->works_busy);
+	if (current->flags & PF_EXITING)
+		return;
 	preempt_disable();
 	local_irq_disable();
 	vc = this_cpu_ptr(&vcs_cpus);
@@ -248,21 +390,18 @@ static void vcs_stall(struct callback_head *head)
 	start = ktime_get_ns();
 	/*
 	 * The way here from the timer (its callback, IRQ exit, task_work) is
-	 * work: the reference, a CPU at full speed, spends it too, as run
-	 * time of its task. Left out, it made a periodic task's util a few
-	 * percent lower at low speeds.
+	 * work: the reference, a CPU at full speed, spends it too.
 	 */
-	vcs_account(smp_processor_id(), vc, start);
-	vcs_pay(vc, start);
+	vcs_account(vc, start);
+	if (vc->busy && vc->user)
+		vcs_pay(vc, start);
 	local_irq_enable();
 	preempt_enable();
 }
 
 /*
  * A user task enters a system call: it pays what it owes first, as its
- * work before the call would have taken that much longer. A task about to
- * sleep (a periodic task's nanosleep) so pays its own debt, exactly, and
- * does not leave it to the next task on this CPU.
+ * work before the call would have taken that much longer.
  */
 static void vcs_sys_enter(void *data, struct pt_regs *regs, long id)
 {
@@ -274,32 +413,27 @@ static void vcs_sys_enter(void *data, struct pt_regs *regs, long id)
 	vc = this_cpu_ptr(&vcs_cpus);
 	if (vc->busy && vc->user && !vc->stalling) {
 		now = ktime_get_ns();
-		vcs_account(smp_processor_id(), vc, now);
+		vcs_account(vc, now);
 		vcs_pay(vc, now);
 	}
 	local_irq_restore(flags);
 }
 
-/*
- * Have @p, the user task running on this CPU, pay the debt on its way back
- * to user space. Each request is its own task_work: a task asked to pay
- * may block in the kernel for long, and the next task on this CPU must be
- * asked in the meantime.
- */
+/* Have @p, the user task running on this CPU, pay on its way to user space. */
 static void vcs_queue_stall(struct vcs_cpu *vc, struct task_struct *p)
 {
-	struct callback_head *work;
+	int bit;
 
-	if (vc->debt < VCS_MIN_STALL_NS || !vc->user || vc->queued == p ||
+	if (vc->debt < (s64)VCS_MIN_STALL_NS || !vc->user || vc->queued == p ||
 	    (p->flags & PF_EXITING))
 		return;
 
-	work = kmalloc(sizeof(*work), GFP_ATOMIC);
-	if (!work)
+	bit = find_first_zero_bit(&vc->works_busy, VCS_NR_WORKS);
+	if (bit >= VCS_NR_WORKS || test_and_set_bit(bit, &vc->works_busy))
 		return;
-	init_task_work(work, vcs_stall);
-	if (task_work_add(p, work, TWA_RESUME)) {
-		kfree(work);
+	init_task_work(&vc->works[bit].head, vcs_stall);
+	if (task_work_add(p, &vc->works[bit].head, TWA_RESUME)) {
+		clear_bit(bit, &vc->works_busy);
 		return;
 	}
 	vc->queued = p;
@@ -308,21 +442,21 @@ static void vcs_queue_stall(struct vcs_cpu *vc, struct task_struct *p)
 static enum hrtimer_restart vcs_tick(struct hrtimer *t)
 {
 	struct vcs_cpu *vc = container_of(t, struct vcs_cpu, tick);
-	int cpu = smp_processor_id();
+	ktime_t period = vcs_period(READ_ONCE(vcs_share.running));
 
 	/* No work while stalling: no wakeup before the stall's end either. */
 	if (vc->stalling) {
 		hrtimer_set_expires(t, ktime_add(ns_to_ktime(max(vc->deadline,
 								 ktime_get_ns())),
-						 vcs_period()));
+						 period));
 		return HRTIMER_RESTART;
 	}
-	vcs_account(cpu, vc, ktime_get_ns());
+	vcs_account(vc, ktime_get_ns());
 	vcs_queue_stall(vc, current);
 
 	if (!vc->busy)
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, vcs_period());
+	hrtimer_forward_now(t, period);
 	return HRTIMER_RESTART;
 }
 
@@ -336,11 +470,10 @@ static void vcs_sched_switch(void *data, bool preempt, struct task_struct *prev,
 			     struct task_struct *next, unsigned int prev_state)
 {
 	struct vcs_cpu *vc = this_cpu_ptr(&vcs_cpus);
-	int cpu = smp_processor_id();
 	bool was_busy = vc->busy;
 	u64 now = ktime_get_ns();
 
-	vcs_account(cpu, vc, now);
+	vcs_account(vc, now);
 	/* A task that leaves the CPU owes nothing more here. */
 	if (vc->queued == prev)
 		vc->queued = NULL;
@@ -348,117 +481,245 @@ static void vcs_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	vc->user = next->mm && !(next->flags & PF_KTHREAD);
 
 	if (vc->busy && !was_busy)
-		hrtimer_start(&vc->tick, ktime_add(ns_to_ktime(now), vcs_period()),
+		hrtimer_start(&vc->tick,
+			      ktime_add(ns_to_ktime(now),
+					vcs_period(READ_ONCE(vcs_share.running))),
 			      HRTIMER_MODE_ABS_PINNED_HARD);
 	else if (!vc->busy && was_busy)
 		hrtimer_try_to_cancel(&vc->tick);
 }
 
-static int vcs_stats_show(struct seq_file *s, void *unused)
+/* The idle loop's WFI: IRQs off, on the CPU itself. */
+static void vcs_cpu_idle(void *data, unsigned int state, unsigned int cpu)
+{
+	vcs_set_halted(this_cpu_ptr(&vcs_cpus), state != PWR_EVENT_EXIT,
+		       ktime_get_ns());
+}
+
+/* On the CPU whose cluster clock changed rate: account, then the new speed. */
+static void vcs_set_speed(void *info)
+{
+	struct vcs_cpu *vc = this_cpu_ptr(&vcs_cpus);
+
+	vcs_account(vc, ktime_get_ns());
+	WRITE_ONCE(vc->speed, (unsigned long)info);
+}
+
+static int vcs_rate_change(struct notifier_block *nb, unsigned long event,
+			   void *data)
+{
+	struct vcs_cpu *vc = container_of(nb, struct vcs_cpu, nb);
+	struct clk_notifier_data *ndata = data;
+	int cpu = vc->cpu;
+	unsigned long speed;
+
+	if (event != POST_RATE_CHANGE)
+		return NOTIFY_DONE;
+
+	speed = div64_ul((u64)arch_scale_cpu_capacity(cpu) * ndata->new_rate,
+			 vc->rate_max);
+	/* An idle or offline CPU has no work to account at the old speed. */
+	if (!READ_ONCE(vc->busy) ||
+	    smp_call_function_single(cpu, vcs_set_speed, (void *)speed, 1))
+		WRITE_ONCE(vc->speed, speed);
+	return NOTIFY_OK;
+}
+
+static int vcs_cpu_online(unsigned int cpu)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	vcs_set_halted(this_cpu_ptr(&vcs_cpus), false, ktime_get_ns());
+	local_irq_restore(flags);
+	return 0;
+}
+
+static int vcs_cpu_offline(unsigned int cpu)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	vcs_set_halted(this_cpu_ptr(&vcs_cpus), true, ktime_get_ns());
+	local_irq_restore(flags);
+	return 0;
+}
+
+/* The counters are atomic64_t: whole on 32-bit, whoever reads them. */
+static int vcs_counter_get(void *data, u64 *val)
+{
+	*val = atomic64_read(data);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(vcs_counter_fops, vcs_counter_get, NULL, "%llu\n");
+
+static int vcs_speed_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(((struct vcs_cpu *)data)->speed);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(vcs_speed_fops, vcs_speed_get, NULL, "%llu\n");
+
+static int vcs_debt_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(((struct vcs_cpu *)data)->debt);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(vcs_debt_fops, vcs_debt_get, NULL, "%lld\n");
+
+static int vcs_running_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(vcs_share.running);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(vcs_running_fops, vcs_running_get, NULL, "%llu\n");
+
+static int vcs_share_get(void *data, u64 *val)
+{
+	*val = div_u64(vcs_share_clock(ktime_get_ns()), VCS_SHARE_UNIT);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(vcs_share_fops, vcs_share_get, NULL, "%llu\n");
+
+static void vcs_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("virt_cpu_speed", NULL);
+	char name[16];
+	int cpu, i;
+
+	debugfs_create_file_unsafe("running", 0444, dir, NULL, &vcs_running_fops);
+	debugfs_create_file_unsafe("share_ns", 0444, dir, NULL, &vcs_share_fops);
+	for_each_possible_cpu(cpu) {
+		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
+		struct dentry *d;
+
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		d = debugfs_create_dir(name, dir);
+		debugfs_create_file_unsafe("speed", 0444, d, vc, &vcs_speed_fops);
+		debugfs_create_file_unsafe("debt_ns", 0444, d, vc, &vcs_debt_fops);
+		for (i = 0; i < ARRAY_SIZE(vcs_counter_names); i++)
+			debugfs_create_file_unsafe(vcs_counter_names[i], 0444, d,
+						   &vc->counters[i], &vcs_counter_fops);
+	}
+}
+
+static void vcs_put_clocks(void)
 {
 	int cpu;
 
-	seq_puts(s, "cpu speed work_ns stall_ns kthread_ns dropped_ns debt_ns stalls owed_ns\n");
 	for_each_possible_cpu(cpu) {
 		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
 
 		if (!vc->clk)
 			continue;
-		seq_printf(s, "%d %lu %llu %llu %llu %llu %lld %lu %llu\n", cpu,
-			   vcs_speed(cpu, vc), READ_ONCE(vc->work_ns),
-			   READ_ONCE(vc->stall_ns), READ_ONCE(vc->kthread_ns),
-			   READ_ONCE(vc->dropped_ns), READ_ONCE(vc->debt),
-			   READ_ONCE(vc->stalls), READ_ONCE(vc->owed_ns));
+		if (vc->nb.notifier_call)
+			clk_notifier_unregister(vc->clk, &vc->nb);
+		vc->nb.notifier_call = NULL;
+		clk_put(vc->clk);
+		vc->clk = NULL;
 	}
+}
+
+/* The CPU's cluster clock, its top rate and the notifier on it. */
+static int vcs_init_cpu(struct device *dev, int cpu, struct vcs_cpu *vc)
+{
+	struct device_node *np = of_cpu_device_node_get(cpu);
+	struct clk *clk;
+	long max;
+	int i, ret;
+
+	if (!np)
+		return dev_err_probe(dev, -ENODEV, "CPU%d: no DT node\n", cpu);
+	clk = of_clk_get(np, 0);
+	of_node_put(np);
+	if (IS_ERR(clk))
+		return dev_err_probe(dev, PTR_ERR(clk), "CPU%d: no cluster clock\n", cpu);
+	vc->clk = clk;
+	max = clk_round_rate(clk, ULONG_MAX);
+	if (max <= 0)
+		return dev_err_probe(dev, -EINVAL,
+				     "CPU%d: cannot read the top clock rate\n", cpu);
+	vc->rate_max = max;
+	vc->speed = div64_ul((u64)arch_scale_cpu_capacity(cpu) * clk_get_rate(clk),
+			     vc->rate_max);
+	vc->cpu = cpu;
+	vc->nb.notifier_call = vcs_rate_change;
+	ret = clk_notifier_register(clk, &vc->nb);
+	if (ret) {
+		vc->nb.notifier_call = NULL;
+		return dev_err_probe(dev, ret, "CPU%d: cannot follow the clock's rate\n",
+				     cpu);
+	}
+
+	for (i = 0; i < VCS_NR_WORKS; i++) {
+		vc->works[i].cpu = cpu;
+		vc->works[i].bit = i;
+	}
+	hrtimer_init(&vc->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	vc->tick.function = vcs_tick;
+	hrtimer_init(&vc->wake, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	vc->wake.function = vcs_wake;
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(vcs_stats);
-
-static ssize_t vcs_mode_read(struct file *file, char __user *ubuf,
-			     size_t count, loff_t *ppos)
-{
-	char buf[8];
-	int len = scnprintf(buf, sizeof(buf), "%s\n",
-			    vcs_stall_mode_names[vcs_stall_mode]);
-
-	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
-}
-
-static ssize_t vcs_mode_write(struct file *file, const char __user *ubuf,
-			      size_t count, loff_t *ppos)
-{
-	char buf[8] = {};
-	int mode;
-
-	if (count >= sizeof(buf))
-		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
-	mode = sysfs_match_string(vcs_stall_mode_names, buf);
-	if (mode < 0)
-		return mode;
-	WRITE_ONCE(vcs_stall_mode, mode);
-	return count;
-}
-
-static const struct file_operations vcs_mode_fops = {
-	.read = vcs_mode_read,
-	.write = vcs_mode_write,
-	.llseek = default_llseek,
-};
 
 static int vcs_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
-	struct dentry *dir;
+	u64 now;
 	int cpu, ret;
 
 	for_each_possible_cpu(cpu) {
-		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
-		struct device_node *np = of_cpu_device_node_get(cpu);
-		long max;
-
-		if (!np)
-			return dev_err_probe(dev, -ENODEV, "CPU%d: no DT node\n", cpu);
-		vc->clk = of_clk_get(np, 0);
-		of_node_put(np);
-		if (IS_ERR(vc->clk)) {
-			ret = PTR_ERR(vc->clk);
-			vc->clk = NULL;
-			return dev_err_probe(dev, ret, "CPU%d: no cluster clock\n", cpu);
-		}
-		max = clk_round_rate(vc->clk, ULONG_MAX);
-		if (max <= 0)
-			return dev_err_probe(dev, -EINVAL,
-					     "CPU%d: cannot read the top clock rate\n", cpu);
-		vc->rate_max = max;
-
-		hrtimer_init(&vc->tick, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
-		vc->tick.function = vcs_tick;
-		hrtimer_init(&vc->wake, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
-		vc->wake.function = vcs_wake;
-		vc->last = ktime_get_ns();
+		ret = vcs_init_cpu(dev, cpu, per_cpu_ptr(&vcs_cpus, cpu));
+		if (ret)
+			goto err_clocks;
 	}
 
+	/*
+	 * Every online vCPU counts as running until it next halts: the CPUs
+	 * in WFI now are woken once the hooks are in, to go idle again.
+	 */
+	now = ktime_get_ns();
+	vcs_share.since = now;
+	vcs_share.running = num_online_cpus();
+	for_each_possible_cpu(cpu) {
+		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
+
+		vc->halted = !cpu_online(cpu);
+		vc->last = now;
+	}
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "misc/virt_cpu_speed:online",
+					vcs_cpu_online, vcs_cpu_offline);
+	if (ret < 0)
+		goto err_clocks;
+	vcs_cpuhp = ret;
+	ret = register_trace_cpu_idle(vcs_cpu_idle, NULL);
+	if (ret)
+		goto err_cpuhp;
 	ret = register_trace_sched_switch(vcs_sched_switch, NULL);
 	if (ret)
-		return dev_err_probe(dev, ret, "cannot hook sched_switch\n");
+		goto err_idle;
 	ret = register_trace_sys_enter(vcs_sys_enter, NULL);
-	if (ret) {
-		unregister_trace_sched_switch(vcs_sched_switch, NULL);
-		tracepoint_synchronize_unregister();
-		return dev_err_probe(dev, ret, "cannot hook sys_enter\n");
-	}
+	if (ret)
+		goto err_switch;
 
-	dir = debugfs_create_dir("virt_cpu_speed", NULL);
-	debugfs_create_file("stats", 0444, dir, NULL, &vcs_stats_fops);
-	debugfs_create_file("stall_mode", 0644, dir, NULL, &vcs_mode_fops);
-	debugfs_create_bool("enable", 0644, dir, &vcs_enabled);
-	debugfs_create_u32("period_us", 0644, dir, &vcs_period_us);
-
-	dev_info(dev, "CPU speed follows capacity and cluster clock rate (stall: %s)\n",
-		 vcs_stall_mode_names[vcs_stall_mode]);
+	vcs_debugfs_init();
+	/* The CPUs in WFI now count themselves out at their next idle entry. */
+	wake_up_all_idle_cpus();
+	dev_info(dev, "CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU)\n",
+		 ref_permille);
 	return 0;
+
+err_switch:
+	unregister_trace_sched_switch(vcs_sched_switch, NULL);
+err_idle:
+	unregister_trace_cpu_idle(vcs_cpu_idle, NULL);
+	tracepoint_synchronize_unregister();
+err_cpuhp:
+	cpuhp_remove_state_nocalls(vcs_cpuhp);
+err_clocks:
+	vcs_put_clocks();
+	return dev_err_probe(dev, ret, "cannot hook the scheduler\n");
 }
 
 static const struct of_device_id vcs_of_match[] = {
