@@ -9,8 +9,10 @@
  *	of time). Prints "wall_ns=.. runtime_ns=..".
  *   eas-work [-a START_NS] spin MS [FILE...]
  *	Keep the CPU busy for MS ms of wall time. Prints "wall_ns=..", then
- *	for each FILE (e.g. a meter's energy1_input) " FILE=BEFORE..AFTER",
- *	the number it holds just before and just after the busy time.
+ *	for each FILE (e.g. a meter's energy1_input)
+ *	" FILE=BEFORE..AFTER:WINDOW_NS", the number it holds just before and
+ *	just after the busy time, and the time between the two reads (from
+ *	the middle of one to the middle of the other).
  *   eas-work [-a START_NS] periodic PERIOD_US LOOPS SECONDS [EVERY]
  *	Every PERIOD_US, run LOOPS iterations, for SECONDS. Just after every
  *	EVERY-th wakeup (default 1; the same point of the PELT sawtooth each
@@ -34,6 +36,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -142,15 +145,26 @@ static long long read_number(const char *path)
 	return v;
 }
 
-static unsigned long arg(const char *s)
+static unsigned long long arg64(const char *s)
 {
 	char *end;
-	unsigned long v;
+	unsigned long long v;
 
 	errno = 0;
-	v = strtoul(s, &end, 10);
+	v = strtoull(s, &end, 10);
 	if (errno || *end || end == s) {
 		fprintf(stderr, "eas-work: '%s' is not a number\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static unsigned long arg(const char *s)
+{
+	unsigned long long v = arg64(s);
+
+	if (v > ULONG_MAX) {
+		fprintf(stderr, "eas-work: %s is too large\n", s);
 		exit(2);
 	}
 	return v;
@@ -225,7 +239,7 @@ int main(int argc, char **argv)
 	long long r0;
 
 	if (argc >= 3 && !strcmp(argv[1], "-a")) {
-		start = arg(argv[2]);
+		start = arg64(argv[2]);
 		argc -= 2;
 		argv += 2;
 	}
@@ -248,20 +262,29 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "spin")) {
 		int i, nfiles = argc - 3;
 		long long before[nfiles > 0 ? nfiles : 1];
+		uint64_t at[nfiles > 0 ? nfiles : 1];
 		uint64_t end, ms = arg(argv[2]);
 
 		start_at(start);
-		for (i = 0; i < nfiles; i++)
+		for (i = 0; i < nfiles; i++) {
+			at[i] = sys_now_ns();
 			before[i] = read_number(argv[3 + i]);
+			at[i] = (at[i] + sys_now_ns()) / 2;
+		}
 		t0 = sys_now_ns();
 		end = t0 + ms * 1000000ULL;
 		while (now_ns() < end)
 			work(1000);
 		end = sys_now_ns();
 		printf("wall_ns=%llu", (unsigned long long)(end - t0));
-		for (i = 0; i < nfiles; i++)
-			printf(" %s=%lld..%lld", argv[3 + i], before[i],
-			       read_number(argv[3 + i]));
+		for (i = 0; i < nfiles; i++) {
+			uint64_t t = sys_now_ns();
+			long long after = read_number(argv[3 + i]);
+
+			t = (t + sys_now_ns()) / 2;
+			printf(" %s=%lld..%lld:%llu", argv[3 + i], before[i],
+			       after, (unsigned long long)(t - at[i]));
+		}
 		printf("\n");
 		return 0;
 	}
