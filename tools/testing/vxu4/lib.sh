@@ -31,3 +31,46 @@ finish() {
 
 # at KIND: the guest's "@KIND ..." lines of $log, without the "@KIND ".
 at() { tr -d '\r' <"$log" | sed -n "s/^@$1 //p"; }
+
+# value KEY [KEY=VALUE...]: the value of KEY on each of stdin's lines of
+# "key=value" words (e.g. at's output) that has every KEY=VALUE given.
+# By key, never by position.
+value() {
+	awk -v want="$1" -v conds="${*:2}" '
+	BEGIN { nc = split(conds, c, " ") }
+	{
+		split("", kv)
+		for (i = 1; i <= NF; i++) {
+			j = index($i, "=")
+			if (j) kv[substr($i, 1, j - 1)] = substr($i, j + 1)
+		}
+		for (i = 1; i <= nc; i++) {
+			j = index(c[i], "=")
+			if (!(substr(c[i], 1, j - 1) in kv) ||
+			    kv[substr(c[i], 1, j - 1)] != substr(c[i], j + 1))
+				next
+		}
+		if (want in kv) print kv[want]
+	}'
+}
+
+# distinct: stdin's lines, each once, in the order first seen.
+distinct() { awk '!seen[$0]++'; }
+
+# median, sum: of the numbers on stdin, one per line.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+sum() { awk '{ n += $1 } END { print n + 0 }'; }
+
+# within NAME EXPECTED ACTUAL TOLERANCE_PERCENT: ok when ACTUAL is within
+# TOLERANCE_PERCENT of EXPECTED (printed with the error).
+within() {
+	local d
+	d=$(awk -v e="$2" -v a="$3" 'BEGIN { if (e == 0) print "inf"; else printf "%+.2f", (a - e) * 100 / e }')
+	if [ "$d" != inf ] && awk -v d="$d" -v t="$4" 'BEGIN { exit !(d <= t && d >= -t) }'; then
+		ok "$1: $3, expected $2 ($d%, within $4%)"
+	else
+		nok "$1" "expected $2 within $4%, got $3 ($d%)"
+	fi
+}
