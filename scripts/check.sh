@@ -6,15 +6,20 @@
 #   1. host tests of the EM tool (tools/power/eas)
 #   2. static checks: checkpatch --strict on our C files and patches
 #   3. the system test: boot the virtual XU4 and compare what the kernel
-#      built with what the host tool computes from the XU4 DTB
+#      built with what the host tool computes from the XU4 DTB; nothing
+#      else of ours runs during that boot
 #   4. the virtual board's physics, measured in that same boot: time
-#      dilation, util invariance, power meters (measured once more, in a
-#      boot of their own, if a check fails or the host was too busy to
-#      judge the timings)
+#      dilation on 1 to 8 CPUs at once, util invariance of 8 periodic
+#      tasks at once, power meters
 #   5. the reference experiments' pipeline, in small, in that boot too
-#   6. a second boot, of the board without dynamic-power-coefficient: no
-#      EM, EAS off and the kernel's reason
-#   7. the KUnit suites, run at boot in those boots (KTAP from debugfs)
+#   6. the first boot again (same command line), made while two busy loops
+#      keep the host's cores busy: the same physics checks, and the same
+#      physics and pipeline results as the first boot's (guest time is
+#      QEMU's instruction count)
+#   7. a third boot, alongside the second, of the board without
+#      dynamic-power-coefficient: no EM, EAS off and the kernel's reason
+#   8. the KUnit suites, run at boot in the first and third boots (KTAP
+#      from debugfs)
 #
 # Each suite prints its own "N passed, N failed"; this adds them up.
 
@@ -84,38 +89,113 @@ checkpatch() {
 	[ "$f" -eq 0 ]
 }
 
-# physics LOG: the physics measured in LOG's boot. A host slowed by others
-# for most of a boot fails the timing checks; the test then shows them
-# without judging them (it measures how busy the host was). When a check
-# failed or was not judged, the physics are measured once more, in a boot
-# of their own, and that try counts. Both tries are shown.
-physics() {
-	local first rc
-	first=$(tools/testing/vxu4/physics-test.sh "$1")
-	rc=$?
-	if [ "$rc" -eq 0 ] && ! echo "$first" | grep -q '^- not judged'; then
-		echo "$first"
-		return
+# The second boot runs while two busy loops keep both host cores busy,
+# and at the same time as the third (under icount each QEMU uses one host
+# core). Their pids, for the traps: the loops, and the background boots,
+# each a session of its own (setsid), so that their QEMU goes with them.
+busy_pids=()
+bg_pids=()
+stop_busy() {
+	[ ${#busy_pids[@]} -eq 0 ] && return
+	kill "${busy_pids[@]}" 2>/dev/null
+	wait "${busy_pids[@]}" 2>/dev/null
+	busy_pids=()
+}
+stop_bg() {
+	local p
+	for p in "${bg_pids[@]}"; do
+		kill -TERM -- "-$p" 2>/dev/null
+	done
+	bg_pids=()
+}
+trap 'stop_busy; stop_bg' EXIT
+trap 'exit 130' INT TERM
+
+# cpu_s PID...: CPU time those processes used so far, s.
+cpu_s() {
+	local p t=0
+	for p in "$@"; do
+		t=$((t + $(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0)))
+	done
+	awk -v t="$t" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", t / hz }'
+}
+
+# loaded_physics WALL_S BUSY_CPU_S: the physics of the boot made under host
+# load: that the load was there (the two loops had a core's worth of CPU
+# between them, their fair share of two cores among four hungry
+# processes; half of it at least), then the quiet boot's checks.
+loaded_physics() {
+	local out p f counts
+	if awk -v w="$1" -v c="$2" 'BEGIN { exit !(w > 0 && c >= w / 2) }'; then
+		echo "ok - the host was busy during that boot: two busy loops used $2 s of CPU in its $1 s"
+		p=1 f=0
+	else
+		echo "not ok - the host was busy during that boot"
+		echo "    two busy loops used $2 s of CPU in its $1 s"
+		p=0 f=1
 	fi
-	echo "$first" | sed 's/^/    first try: /'
-	echo "# measuring the physics once more, in a boot of their own"
-	rm -f "$build/physics.log"
-	VXU4_LOG=$build/physics.log scripts/vxu4.sh boot vxu4.mode=physics >/dev/null
-	tools/testing/vxu4/physics-test.sh "$build/physics.log"
+	out=$(tools/testing/vxu4/physics-test.sh "$build/physics-loaded.log")
+	echo "$out" | grep -v '^physics: [0-9]* passed, [0-9]* failed$'
+	counts=$(echo "$out" | sed -n 's/^physics: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
+	if [ -n "$counts" ]; then
+		p=$((p + ${counts% *})) f=$((f + ${counts#* }))
+	else
+		echo "not ok - physics-test.sh printed no closing line"
+		f=$((f + 1))
+	fi
+	echo "physics under host load: $p passed, $f failed"
+	[ "$f" -eq 0 ]
+}
+
+# replay OUT RC: a suite that already ran (in the background): its output.
+replay() {
+	cat "$1"
+	return "$2"
 }
 
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
+# The first boot, on a quiet host (nothing else of ours runs): the system
+# test, the physics, the bench smoke run and the KUnit suites.
 suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
-# The physics, the bench smoke run and the KUnit suites ran in the system
-# test's boot; their lines are in its log.
-suite "physics of the virtual XU4" physics "$build/system-test.log"
+# The second and third boots at once: the first boot again, with the same
+# command line (so that the two run the same guest from the same state),
+# under host load; and the board without EM.
+tmp=$(mktemp -d)
+for _ in 1 2; do
+	sh -c 'while :; do :; done' &
+	busy_pids+=($!)
+done
+t0=$(date +%s.%N)
+c0=$(cpu_s "${busy_pids[@]}")
+rm -f "$build/physics-loaded.log"
+VXU4_LOG=$build/physics-loaded.log setsid scripts/vxu4.sh boot vxu4.mode=check \
+	kunit.enable=1 >/dev/null 2>"$tmp/loaded.err" &
+loaded=$!
+bg_pids+=("$loaded")
+setsid tools/testing/vxu4/noem-test.sh >"$tmp/noem" 2>&1 &
+noem=$!
+bg_pids+=("$noem")
+wait "$loaded"
+c1=$(cpu_s "${busy_pids[@]}")
+t1=$(date +%s.%N)
+stop_busy
+wait "$noem"
+noem_rc=$?
+bg_pids=()
+loaded_wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+loaded_cpu=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.1f", b - a }')
+suite "physics of the virtual XU4" tools/testing/vxu4/physics-test.sh "$build/system-test.log"
 suite "reference experiments, smoke" \
 	tools/testing/vxu4/bench-smoke.sh "$build/system-test.log"
-suite "virtual XU4 without EM (EAS off)" tools/testing/vxu4/noem-test.sh
-# The KUnit suites ran in those two boots; their KTAP is in the logs.
+suite "physics under host load" loaded_physics "$loaded_wall" "$loaded_cpu"
+suite "reproducible and host-load independent" tools/testing/vxu4/repro-test.sh \
+	"$build/system-test.log" "$build/physics-loaded.log"
+suite "virtual XU4 without EM (EAS off)" replay "$tmp/noem" "$noem_rc"
+# The KUnit suites ran in the first and third boots; their KTAP is in the logs.
 suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit.sh \
 	"$build/system-test.log" "$build/noem-test.log"
+rm -rf "$tmp"
 
 echo
 if [ ${#suites_failed[@]} -ne 0 ]; then

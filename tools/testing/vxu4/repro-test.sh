@@ -1,0 +1,102 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Two boots of the virtual XU4 with the same command line, that ran the
+# same physics measurements and the same bench smoke run
+# (scripts/guest/init, physics_and_bench): the check's own boot, on a quiet
+# host, and a second one, made while other processes kept every host core
+# busy. Guest time is QEMU's instruction
+# count, so the two must agree:
+#  - reproducible: the rt-app run's energy on each cluster meter, within
+#    0.5%, and hackbench's time, within 0.5%, with EAS on and off;
+#  - host-load independent: every physics result of the second boot equals
+#    the first's within the tolerance of its check (physics-test.sh): the
+#    fixed work's time 2% (per loop: each boot calibrates its work), the
+#    periodic tasks' util_avg 3%, the energy a busy meter added 1%.
+# Lines are matched by their keys (run, cpu, label, eas, ...), never by
+# position.
+#
+# Usage: repro-test.sh QUIET_LOG LOADED_LOG
+
+set -uo pipefail
+
+suite='reproducible and host-load independent'
+. "$(dirname "$0")/lib.sh"
+
+if [ $# -ne 2 ]; then
+	echo "usage: $0 QUIET_LOG LOADED_LOG" >&2
+	exit 2
+fi
+quiet=$1 loaded=$2
+# of LOG KIND: the "@KIND" lines of LOG.
+of() { local log=$1; at "$2"; }
+for l in "$quiet" "$loaded"; do
+	if [ ! -f "$l" ] || [ -z "$(of "$l" dilate)" ] || [ -z "$(of "$l" bench)" ]; then
+		nok "both boots measured the physics and ran the bench smoke" "no @dilate or @bench lines in $l"
+		finish
+	fi
+done
+
+# --- reproducible: the bench smoke run. A run is known by these of its
+# keys that it has.
+ids="iter cfg eas em tasks groups loops"
+# which LINE: "key=value ..." of LINE's identifying keys
+which() {
+	local k v sel=()
+	for k in $ids; do
+		v=$(echo "$1" | value "$k")
+		[ -n "$v" ] && sel+=("$k=$v")
+	done
+	echo "${sel[*]}"
+}
+while read -r kind rest; do
+	# shellcheck disable=SC2046 # which's words are the selection
+	set -- $(which "$rest")
+	other=$(of "$loaded" bench | grep "^$kind ")
+	case "$kind" in
+	rtapp)
+		for m in a7 a15; do
+			within "rt-app ($*): the $m meter's energy in both boots (uJ)" \
+				"$(echo "$rest" | value "energy_${m}_uj")" \
+				"$(echo "$other" | value "energy_${m}_uj" "$@" | head -1)" 0.5
+		done ;;
+	hackbench)
+		within "hackbench ($*): its time in both boots (ms)" \
+			"$(echo "$rest" | value wall_ms)" \
+			"$(echo "$other" | value wall_ms "$@" | head -1)" 0.5 ;;
+	esac
+done < <(of "$quiet" bench | grep -E '^(rtapp|hackbench) ')
+
+# --- host-load independent: the physics
+la=$(of "$quiet" calibrate | value loops | head -1)
+lb=$(of "$loaded" calibrate | value loops | head -1)
+echo "    fixed work: $la loops in the quiet boot, $lb in the loaded one; times compared per loop"
+for run in $(of "$quiet" dilate | value run | distinct); do
+	for cpu in $(of "$quiet" dilate | value cpu "run=$run" | distinct); do
+		a=$(of "$quiet" dilate | value wall_ns "run=$run" "cpu=$cpu" | median)
+		b=$(of "$loaded" dilate | value wall_ns "run=$run" "cpu=$cpu" | median)
+		b=$(awk -v b="${b:-0}" -v la="$la" -v lb="$lb" 'BEGIN { printf "%.0f", b * la / lb }')
+		within "fixed work ($run), cpu$cpu: its time under host load (ns, for $la loops)" "$a" "$b" 2
+	done
+done
+for run in $(of "$quiet" util | value run | distinct); do
+	for cpu in $(of "$quiet" util | value cpu "run=$run" | distinct); do
+		a=$(of "$quiet" util | value util_avg "run=$run" "cpu=$cpu" | median)
+		b=$(of "$loaded" util | value util_avg "run=$run" "cpu=$cpu" | median)
+		within "periodic ($run), cpu$cpu: its util_avg under host load" "$a" "${b:-missing}" 3
+	done
+done
+# energy added: "after - before" of each line
+added() { awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } print v["after"] - v["before"] }'; }
+for run in $(of "$quiet" meter | value run | distinct); do
+	for label in $(of "$quiet" meter | value label "run=$run" | distinct); do
+		sel=("run=$run" "label=$label")
+		# Only a meter with busy CPUs: the idle one's few uJ are noise.
+		[ "$(of "$quiet" meter | value busy "${sel[@]}" | head -1)" = none ] && continue
+		a=$(of "$quiet" meter | grep -E "(^| )run=$run( |$)" | grep -E "(^| )label=$label( |$)" | added | median)
+		b=$(of "$loaded" meter | grep -E "(^| )run=$run( |$)" | grep -E "(^| )label=$label( |$)" | added | median)
+		within "meter $label ($run): the energy it added under host load (uJ)" "$a" "${b:-missing}" 1
+	done
+done
+
+finish
