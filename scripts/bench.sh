@@ -1,34 +1,174 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: the reference EAS experiments in the virtual XU4, EAS on and
-# off, tabulated as the seed's tables (scripts/bench-report.py).
+# make bench: the reference EAS experiments in the virtual XU4, three ways,
+# tabulated as the seed's tables (scripts/bench-report.py):
+#   a  the series: EM + EAS           boot 1, build/vxu4.dtb
+#   b  EM with sched_energy_aware=0   boot 1 (a and b take turns)
+#   c  no EM (no dynamic-power-coefficient: the seed's "without
+#      patches"; EAS cannot run)      boot 2, build/vxu4-noem.dtb
+# Boots run two at a time (each QEMU uses one host core under -icount).
+# Without an EM the cluster meters count no dynamic power, so the energy
+# of every configuration is computed the same way: the EM power of each
+# OPP (tools/power/eas/eas-em from build/vxu4.dtb) times the busy time of
+# each cluster's CPUs at that OPP (the guest's trace); for a and b it is
+# checked against the meters.
 #
 # Environment (defaults):
 #   ITER=10        iterations of each configuration
 #   TASKS=24,8     rt-app cases: 24 tasks (the seed's, about 2.4 big CPUs
-#                  of work) and 8 (a scaled case that 2 host cores can
-#                  emulate faithfully)
-#   DURATION=5     seconds of each rt-app run
-#   HB_LOOPS=1     hackbench -l HB_LOOPS -s 4096 (the seed's 500, with 10
-#                  groups, is hours a run on the virtual board; 0: none)
-#   HB_GROUPS=4    hackbench -g (hackbench's default is 10: 400 tasks,
-#                  minutes a run on the virtual board)
+#                  of work) and 8 (a scaled case)
+#   DURATION=3     guest seconds of each rt-app run (on a host shared with
+#                  another QEMU an rt-app run of 24 tasks costs about 10 s
+#                  of wall time a guest second, and its trace as much again)
+#   HB_LOOPS=5     hackbench -l HB_LOOPS -s 4096 (the seed's is -l 500 with
+#                  hackbench's 10 groups, about 1000 times the work:
+#                  hours a run; 0: no hackbench)
+#   HB_GROUPS=4    hackbench -g
+#   CONFIGS=a,b,c  the configurations to run
+#   PARALLEL=1     0: one boot after the other
+# Results in build/bench/<date>/: the console log (ab1.log, c.log, ab2.log)
+# and host arrival times of the run markers (NAME.stamps) of each boot,
+# em.json, runs.csv, summary.json, bench.png, report.txt.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-iter=${ITER:-10} tasks=${TASKS:-24,8} duration=${DURATION:-5} hb=${HB_LOOPS:-1}
-hbg=${HB_GROUPS:-4}
-out=$top/build/bench/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
+build=$top/build
+iter=${ITER:-10} tasks=${TASKS:-24,8} duration=${DURATION:-3} hb=${HB_LOOPS:-5}
+hbg=${HB_GROUPS:-4} configs=${CONFIGS:-a,b,c} parallel=${PARALLEL:-1}
 
+bad() { echo "bench.sh: $*" >&2; exit 2; }
+for v in iter duration hb hbg; do
+	[[ ${!v} =~ ^[0-9]+$ ]] || bad "${v^^}=${!v}: want a whole number"
+done
+[ "$iter" -ge 1 ] || bad "ITER=$iter: want at least 1"
+[[ $tasks =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || bad "TASKS=$tasks: want task counts like 24,8"
+[[ $configs =~ ^[abc](,[abc])*$ ]] || bad "CONFIGS=$configs: want some of a,b,c, e.g. a,b,c"
+[[ $parallel =~ ^[01]$ ]] || bad "PARALLEL=$parallel: want 0 or 1"
+
+eas_em=$top/tools/power/eas/eas-em
+[ -x "$eas_em" ] || bad "$eas_em is missing: run 'make tools' (make bench does)"
+for f in "$build/vxu4.dtb" "$build/vxu4-noem.dtb"; do
+	[ -f "$f" ] || bad "$f is missing: run 'make vxu4' (make bench does)"
+done
+
+out=$build/bench/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+"$eas_em" compute --json "$build/vxu4.dtb" >"$out/em.json" 2>"$out/em.err" ||
+	{ cat "$out/em.err" >&2; bad "eas-em could not compute the EM of $build/vxu4.dtb"; }
+
+ab=$(echo "$configs" | tr ',' '\n' | grep '[ab]' | sort -u | paste -sd, || true)
+c=$(echo "$configs" | tr ',' '\n' | grep -c c || true)
 ncases=$(echo "$tasks" | tr ',' '\n' | grep -c .)
-# Generous: dilation makes overloaded runs and hackbench slow.
-budget=$((300 + iter * 2 * (ncases * (duration * 3 + 5) + hb * 15)))
-echo "==> bench: $iter iterations x EAS on/off; rt-app $tasks tasks, ${duration} s;" \
-	"hackbench -g $hbg -l $hb -s 4096 (time limit ${budget} s)"
-VXU4_TIMEOUT=$budget VXU4_LOG=$out/console.log "$top/scripts/vxu4.sh" boot \
-	vxu4.mode=bench vxu4.iter="$iter" vxu4.tasks="$tasks" \
-	vxu4.duration="$duration" vxu4.hb_loops="$hb" vxu4.hb_groups="$hbg" |
-	sed -n --unbuffered 's/^@bench \([a-z]*\) iter=\([0-9]*\) eas=\([01]\)\( tasks=[0-9]*\)\?.*/    run: \1\4 iteration \2, EAS \3/p'
-python3 "$top/scripts/bench-report.py" "$out/console.log" "$out"
+
+# Time limit of a boot running NCFG configurations for N iterations:
+# generous, from the wall time measured on a shared host (an rt-app run up
+# to 12 s a guest second, its trace's reduction up to 10 s a guest second;
+# hackbench about 1 s a loop and group), doubled.
+budget() {
+	echo $((300 + 2 * $2 * $1 * (ncases * (duration * 22 + 10) + (hb > 0 ? 10 + hb * hbg : 0))))
+}
+
+# stamp NAME: pass a boot's console through, writing the host's arrival
+# time of each run marker to $out/NAME.stamps and one progress line a run.
+stamp() {
+	local line now
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		now=$EPOCHREALTIME
+		case $line in
+		@bench_start\ * | @bench_end\ *)
+			printf '%s %s\n' "$now" "$line" >>"$out/$1.stamps" ;;
+		@bench\ *)
+			echo "$line" | awk -v b="$1" '{ for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+				printf "    [%s] %s%s iteration %s, configuration %s: %.1f s of guest time\n", b, $2,
+					(v["tasks"] != "" ? " " v["tasks"] " tasks," : ""), v["iter"], v["cfg"], v["guest_ms"] / 1000 }' ;;
+		@bench_error*) echo "    [$1] $line" ;;
+		"==> "* | *"Kernel panic"* | *"BUG:"* | *"Oops"*) echo "    [$1] $line" ;;
+		esac
+	done
+}
+
+# boot NAME DTB CONFIGS NCFG ITER FIRST: iterations FIRST..FIRST+ITER-1
+boot() {
+	local limit
+	limit=$(budget "$4" "$5")
+	echo "==> bench boot '$1': configurations $3 on $(basename "$2"), iterations" \
+		"$6..$(($6 + $5 - 1)), time limit $limit s"
+	VXU4_DTB=$2 VXU4_TIMEOUT=$limit VXU4_LOG=$out/$1.log "$top/scripts/vxu4.sh" boot \
+		vxu4.mode=bench vxu4.iter="$5" vxu4.tasks="$tasks" vxu4.duration="$duration" \
+		vxu4.hb_loops="$hb" vxu4.hb_groups="$hbg" vxu4.bench_cfg="$3" \
+		vxu4.bench_first="$6" | stamp "$1"
+}
+
+# run NAME ...: boot, its status in $out/NAME.rc
+run() {
+	local rc=0
+	boot "$@" || rc=$?
+	echo "$rc" >"$out/$1.rc"
+}
+
+{
+	echo "date: $(date -Iseconds)"
+	echo "commit: $(git -C "$top" rev-parse HEAD 2>/dev/null)$(git -C "$top" diff --quiet 2>/dev/null || echo ' (with local changes)')"
+	echo "qemu: $(qemu-system-arm --version | head -1)"
+	echo "host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "settings: ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel"
+} >"$out/info.txt"
+
+echo "==> bench: $iter iterations of configurations $configs; rt-app $tasks tasks, ${duration} s;" \
+	"hackbench -g $hbg -l $hb -s 4096; results in ${out#"$top"/}"
+start=$EPOCHREALTIME
+# Two host cores, one QEMU each. The EM board's configurations (a, b: two
+# runs an iteration) cost twice what c does, so with PARALLEL=1 the first
+# core boots the EM board for the first n1 iterations and the second boots
+# the no-EM board, then the EM board again for the remaining ones: the two
+# finish about together (one boot, about a minute, counted as one unit).
+nab=$(echo "$ab" | tr ',' '\n' | grep -c . || true)
+n1=$iter
+if [ "$parallel" = 1 ] && [ "$nab" -gt 0 ]; then
+	n1=$(( (iter * (nab + (c > 0 ? 1 : 0)) + 1 + nab) / (2 * nab) ))
+	[ "$n1" -le "$iter" ] || n1=$iter
+	[ "$n1" -ge 1 ] || n1=1
+fi
+names=() logs=()
+slot1() {
+	[ -n "$ab" ] || return 0
+	run ab1 "$build/vxu4.dtb" "$ab" "$nab" "$n1" 1
+}
+slot2() {
+	[ "$c" -eq 0 ] || run c "$build/vxu4-noem.dtb" c 1 "$iter" 1
+	[ -z "$ab" ] || [ "$n1" -ge "$iter" ] ||
+		run ab2 "$build/vxu4.dtb" "$ab" "$nab" $((iter - n1)) $((n1 + 1))
+}
+[ -z "$ab" ] || { names+=(ab1); logs+=("$out/ab1.log"); }
+[ "$c" -eq 0 ] || { names+=(c); logs+=("$out/c.log"); }
+[ -z "$ab" ] || [ "$n1" -ge "$iter" ] || { names+=(ab2); logs+=("$out/ab2.log"); }
+if [ "$parallel" = 1 ]; then
+	slot1 &
+	slot2 &
+	wait
+else
+	slot1
+	slot2
+fi
+failed=0
+for n in "${names[@]}"; do
+	if [ "$(cat "$out/$n.rc" 2>/dev/null)" != 0 ]; then
+		echo "bench.sh: boot '$n' failed (log: $out/$n.log)" >&2
+		failed=1
+	fi
+done
+wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
+echo "host: load $(cut -d' ' -f1-3 /proc/loadavg) at the end; wall time of the boots $wall s" >>"$out/info.txt"
+
+rc=0
+python3 "$top/scripts/bench-report.py" --em "$out/em.json" "$out" "${logs[@]}" |
+	tee "$out/report.txt" || rc=$?
+how="at once"
+[ "$parallel" = 1 ] || how="one after the other"
+echo "bench: wall time $wall s for the boots ($how)" | tee -a "$out/report.txt"
+if [ "$failed" = 1 ] || [ "$rc" != 0 ]; then
+	echo "bench.sh: the bench is incomplete or inconsistent: see the messages above" >&2
+	exit 1
+fi
