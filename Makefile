@@ -79,8 +79,9 @@ check-physics: vxu4 initramfs
 		vxu4.reps=$(or $(REPS),5)
 	@tools/testing/vxu4/physics-test.sh $(BUILD)/physics.log
 
-# The reference experiments (ITER, TASKS, DURATION, HB_LOOPS: scripts/bench.sh)
-bench: vxu4 initramfs
+# The reference experiments, three ways (ITER, TASKS, DURATION, HB_LOOPS,
+# HB_GROUPS, CONFIGS, PARALLEL: scripts/bench.sh); eas-em computes the EM
+bench: vxu4 initramfs tools
 	@scripts/bench.sh
 
 odroid: kernel

@@ -2,13 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tabulate the reference EAS experiments run in the virtual XU4.
 
-Usage: bench-report.py CONSOLE_LOG OUT_DIR
+Usage: bench-report.py [--em EM.json [--agree PERCENT]] OUT_DIR CONSOLE_LOG...
 
-Reads the "@bench ..." lines that scripts/guest/bench printed, writes
-OUT_DIR/runs.csv (one row per run), OUT_DIR/summary.json and
+Reads the "@bench ..." lines that scripts/guest/bench printed in each
+CONSOLE_LOG (one per boot), by key. A file CONSOLE_LOG with ".log" replaced
+by ".stamps", if there, holds the host's arrival time of each "@bench" line
+("EPOCH_S LINE"): a run's wall time is its "@bench_end" minus its
+"@bench_start". EM.json is "eas-em compute --json" of the board's DTB: the
+energy of every rt-app run is computed from it and the busy time of each
+cluster at each OPP (the guest's trace), for every configuration alike,
+and checked against the cluster meters where the guest has an EM: they
+must agree within PERCENT (default 1) in every run.
+
+Writes OUT_DIR/runs.csv (one row per run), OUT_DIR/summary.json and
 OUT_DIR/bench.png (gnuplot), and prints the seed's tables: mean, RSD
-(standard deviation / mean) and the change from EAS off to EAS on, plus
-per-cluster busy time and time in each OPP. Exit 2 on a log without runs.
+(standard deviation / mean), the change between configurations, per-
+cluster busy time and time in each OPP, guest and wall time, shortfall.
+Configurations: a = EM + EAS, b = EM without EAS, c = no EM.
+Exit 0 ok; 1 the guest reported errors, a boot is incomplete or the
+computed energy disagrees with the meters; 2 bad input or no runs.
 """
 
 import csv
@@ -19,24 +31,136 @@ import statistics
 import subprocess
 import sys
 
+CFG_NAMES = {"a": "EM+EAS", "b": "EM, EAS off", "c": "no EM"}
+CLUSTERS = ("a15", "a7")
+# The computed energy and the meters must agree this well (fraction).
+AGREE = 0.01
 
-def parse(log):
-    runs, errors, calib = [], [], None
-    with open(log, errors="replace") as f:
+
+def die(msg, code=2):
+    print(f"bench-report: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def parse_kv(fields):
+    run = {}
+    for kv in fields:
+        k, sep, v = kv.partition("=")
+        if not sep:
+            continue
+        run[k] = v
+    return run
+
+
+def parse_log(log, boot):
+    """Runs, errors, calibration and completeness of one console log."""
+    runs, errors, info = [], [], {"boot": boot, "done": False}
+    try:
+        f = open(log, errors="replace")
+    except OSError as e:
+        die(f"{log}: {e.strerror}: give the console log of a bench boot")
+    with f:
         for line in f:
             line = line.strip().replace("\r", "")
             if line.startswith("@bench_error"):
-                errors.append(line[len("@bench_error "):])
-            elif line.startswith("@bench_calibration"):
-                calib = line.split("=", 1)[1]
+                errors.append(f"{boot}: {line[len('@bench_error '):]}")
+            elif line.startswith("@bench_calibration "):
+                info.update(parse_kv(line.split()[1:]))
+            elif line.startswith("@bench_done"):
+                info["done"] = True
+                info["runs_said"] = parse_kv(line.split()[1:]).get("runs")
             elif line.startswith("@bench "):
                 fields = line.split()
-                run = {"test": fields[1]}
-                for kv in fields[2:]:
-                    k, _, v = kv.partition("=")
-                    run[k] = v
+                if len(fields) < 2:
+                    continue
+                run = {"test": fields[1], "boot": boot}
+                run.update(parse_kv(fields[2:]))
+                for k in list(run):
+                    if k.endswith("_error"):
+                        errors.append(f"{boot}: run {run.get('run')}: {k}={run[k]}")
                 runs.append(run)
-    return runs, errors, calib
+    stamps = log[:-4] + ".stamps" if log.endswith(".log") else None
+    if stamps and os.path.exists(stamps):
+        start, end = {}, {}
+        with open(stamps, errors="replace") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) < 3:
+                    continue
+                kv = parse_kv(parts[2:])
+                if parts[1] == "@bench_start":
+                    start[kv.get("run")] = float(parts[0])
+                elif parts[1] == "@bench_end":
+                    end[kv.get("run")] = float(parts[0])
+        for r in runs:
+            rid = r.get("run")
+            if rid in start and rid in end:
+                r["host_ms"] = f"{(end[rid] - start[rid]) * 1000:.0f}"
+    return runs, errors, info
+
+
+def load_em(path):
+    """{cluster: [(kHz, uW), ...] ascending} from eas-em compute --json."""
+    try:
+        with open(path) as f:
+            em = json.load(f)
+    except (OSError, ValueError) as e:
+        die(f"{path}: {e}: make it with 'tools/power/eas/eas-em compute --json build/vxu4.dtb'")
+    out = {}
+    for pd in em.get("perf_domains", []):
+        cl = "a7" if min(pd["cpus"]) < 4 else "a15"
+        out[cl] = sorted((s["frequency_khz"], s["power_uw"]) for s in pd["states"])
+    if set(out) != set(CLUSTERS):
+        die(f"{path}: want the perf domains of both clusters (CPUs 0-3, 4-7), got {sorted(out)}")
+    return out
+
+
+def em_power(table, khz):
+    """The meter's rule: power of the lowest state at or above khz, uW."""
+    for f, p in table:
+        if f >= khz:
+            return p
+    return table[-1][1]
+
+
+def pairs(s):
+    """'f:n,f:n' -> {int f: int n}."""
+    out = {}
+    for p in (s or "").split(","):
+        if ":" in p:
+            f, n = p.split(":")
+            out[int(f)] = out.get(int(f), 0) + int(float(n))
+    return out
+
+
+def num(r, k):
+    v = r.get(k)
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def derive(r, em):
+    """Add the computed energy and the per-cluster sums to a run."""
+    for cl in CLUSTERS:
+        opp = pairs(r.get(f"opp_busy_{cl}_us"))
+        if em and f"opp_busy_{cl}_us" in r:
+            # uW * us = pJ; / 1e6 = uJ
+            r[f"energy_em_{cl}_uj"] = f"{sum(em_power(em[cl], f) * us for f, us in opp.items() if f) / 1e6:.0f}"
+            r[f"busy_trace_{cl}_ms"] = f"{sum(opp.values()) / 1000:.1f}"
+    if all(f"energy_em_{c}_uj" in r for c in CLUSTERS):
+        r["energy_em_uj"] = str(sum(int(r[f"energy_em_{c}_uj"]) for c in CLUSTERS))
+    if all(f"energy_{c}_uj" in r for c in CLUSTERS):
+        r["energy_meter_uj"] = str(sum(int(r[f"energy_{c}_uj"]) for c in CLUSTERS))
+    g, h = num(r, "guest_ms") or num(r, "wall_ms"), num(r, "host_ms")
+    if g is not None:
+        r["guest_ms"] = f"{g:.0f}"
+    if g and h is not None:
+        r["host_per_guest_s"] = f"{h / g:.3f}"
+    sf = [num(r, f"shortfall_{c}_us") for c in CLUSTERS]
+    if None not in sf:
+        r["shortfall_us"] = f"{sum(sf):.0f}"
 
 
 def stats(values):
@@ -45,123 +169,199 @@ def stats(values):
     return mean, (sd / mean * 100 if mean else 0.0)
 
 
-def change(off, on):
-    return (on - off) / off * 100 if off else float("nan")
+def change(ref, new):
+    return (new - ref) / ref * 100 if ref else float("nan")
+
+
+class Table:
+    """Rows of mean (RSD) per configuration, and the changes."""
+
+    def __init__(self, title, cfgs, by):
+        self.cfgs, self.by = cfgs, by
+        self.comps = [(x, y) for x, y in (("b", "a"), ("c", "a"), ("c", "b"))
+                      if x in cfgs and y in cfgs]
+        head = "".join(f" {c + ' ' + CFG_NAMES[c]:>23}" for c in cfgs)
+        head += "".join(f" {y + ' vs ' + x:>8}" for x, y in self.comps)
+        self.lines = [title, f"  {'':24}{head}"]
+        self.summary = {}
+
+    def row(self, name, key, scale, unit, fmt="{:10.3f}"):
+        vals = {}
+        for c in self.cfgs:
+            v = [key(r) for r in self.by[c]]
+            if not v or any(x is None for x in v):
+                continue
+            vals[c] = [x * scale for x in v]
+        if not vals:
+            return
+        cells, s = "", {"unit": unit}
+        means = {}
+        for c in self.cfgs:
+            if c not in vals:
+                cells += f" {'-':>23}"
+                continue
+            m, rsd = stats(vals[c])
+            means[c] = m
+            cells += f" {fmt.format(m)} {unit:3} ({rsd:5.2f}%)"
+            s[c] = {"mean": m, "rsd_percent": rsd, "n": len(vals[c])}
+        for x, y in self.comps:
+            if x in means and y in means and means[x]:
+                ch = change(means[x], means[y])
+                cells += f" {ch:+7.1f}%"
+                s[f"change_{y}_vs_{x}_percent"] = ch
+            else:
+                cells += f" {'-':>8}"
+        self.lines.append(f"  {name:24}{cells}")
+        self.summary[name] = s
+
+    def text(self, extra=()):
+        return "\n".join(self.lines + list(extra))
 
 
 def opp_seconds(runs, key):
-    """Mean seconds per OPP (kHz) of a 'tis_policyN' list over runs."""
+    """Mean seconds per OPP (kHz) of a 'f:n,...' key over runs; n in ms, or
+    in us for keys ending in _us."""
     total = {}
+    div = 1e6 if key.endswith("_us") else 1e3
     for r in runs:
-        for pair in r.get(key, "").split(","):
-            if ":" in pair:
-                f, ms = pair.split(":")
-                total[int(f)] = total.get(int(f), 0) + int(ms)
-    return {f: ms / 1000 / len(runs) for f, ms in sorted(total.items())}
+        for f, n in pairs(r.get(key)).items():
+            total[f] = total.get(f, 0) + n
+    return {f: n / div / len(runs) for f, n in sorted(total.items()) if f}
 
 
-def table_rtapp(runs, n):
-    sel = [r for r in runs if r["test"] == "rtapp" and r["tasks"] == n]
-    by = {e: [r for r in sel if r["eas"] == e] for e in ("0", "1")}
-    if not by["0"] or not by["1"]:
-        return None, []
-    dur = int(by["1"][0]["wall_ms"]) / 1000
-    lines = [f"rt-app: {n} periodic tasks, 16 ms period, 10% duty, {dur:.1f} s a run, "
-             f"{len(by['1'])} iterations (energy from the cluster power meters)",
-             f"  {'':18} {'EAS off':>22} {'EAS on':>22} {'change':>8}"]
-    summary = {}
-
-    def row(name, key, scale, unit):
-        vals = {}
-        for e in ("0", "1"):
-            vals[e] = [key(r) * scale for r in by[e]]
-        (m0, r0), (m1, r1) = stats(vals["0"]), stats(vals["1"])
-        lines.append(f"  {name:18} {m0:11.3f} {unit:2} (RSD {r0:4.2f}%)"
-                     f" {m1:9.3f} {unit:2} (RSD {r1:4.2f}%) {change(m0, m1):+7.1f}%")
-        summary[name] = {"eas_off": {"mean": m0, "rsd_percent": r0},
-                         "eas_on": {"mean": m1, "rsd_percent": r1},
-                         "change_percent": change(m0, m1), "unit": unit}
-
-    row("energy total", lambda r: int(r["energy_a7_uj"]) + int(r["energy_a15_uj"]), 1e-6, "J")
-    row("energy a15", lambda r: int(r["energy_a15_uj"]), 1e-6, "J")
-    row("energy a7", lambda r: int(r["energy_a7_uj"]), 1e-6, "J")
-    row("busy a15", lambda r: int(r["busy_a15_ms"]), 1e-3, "s")
-    row("busy a7", lambda r: int(r["busy_a7_ms"]), 1e-3, "s")
-    # The CPU speed emulation: the host time the vCPUs counted as work, as
-    # a share of what the host's cores can give in the run's wall time
-    # (over about 80%, vCPUs wait for the host and the work counted
-    # includes that wait); the dilation reached, (work + stall paid) /
-    # work; and the share of the stall owed that it paid.
-    ncpu = os.cpu_count() or 1
-    if all("work_a7_ms" in r and "work_a15_ms" in r for r in sel):
-        row(f"host load ({ncpu} cores)", lambda r: (int(r["work_a7_ms"]) + int(r["work_a15_ms"]))
-            / (int(r["wall_ms"]) * ncpu), 100, "%")
-    for c in ("a15", "a7"):
-        if all(int(r.get(f"work_{c}_ms", 0)) > 0 and int(r.get(f"owed_{c}_ms", 0)) > 0
-               for r in sel):
-            row(f"dilation {c}", lambda r, c=c: (int(r[f"work_{c}_ms"]) + int(r[f"stall_{c}_ms"]))
-                / int(r[f"work_{c}_ms"]), 1, "x")
-            row(f"stall paid {c}", lambda r, c=c: int(r[f"stall_{c}_ms"])
-                / int(r[f"owed_{c}_ms"]), 100, "%")
-    for pol, name in (("tis_policy4", "a15"), ("tis_policy0", "a7")):
-        off, on = opp_seconds(by["0"], pol), opp_seconds(by["1"], pol)
-        used = [f for f in off if off[f] >= 0.005 or on.get(f, 0) >= 0.005]
-        lines.append(f"  time in OPP, {name} (s, mean a run; EAS off / on):")
-        lines.append("    " + "  ".join(f"{f // 1000}MHz {off[f]:.2f}/{on.get(f, 0):.2f}"
-                                          for f in used))
-        summary[f"time_in_opp_{name}_s"] = {"eas_off": off, "eas_on": on}
-    return "\n".join(lines), summary
+def opp_lines(cfgs, by, key, label, summary, name):
+    per = {c: opp_seconds(by[c], key) for c in cfgs if by[c] and all(key in r for r in by[c])}
+    if not per:
+        return []
+    freqs = sorted({f for p in per.values() for f, s in p.items() if s >= 0.005})
+    used = [c for c in cfgs if c in per]
+    out = [f"  {label} (s, mean a run; {' / '.join(used)}):"]
+    line = "   "
+    for f in freqs:
+        cell = f" {f // 1000}MHz " + "/".join(f"{per[c].get(f, 0):.2f}" for c in used)
+        if len(line) + len(cell) > 100:
+            out.append(line)
+            line = "   "
+        line += cell
+    out.append(line)
+    summary[name] = {c: per[c] for c in used}
+    return out
 
 
-def table_hackbench(runs):
-    sel = [r for r in runs if r["test"] == "hackbench"]
-    by = {e: [int(r["wall_ms"]) / 1000 for r in sel if r["eas"] == e] for e in ("0", "1")}
-    if not by["0"] or not by["1"]:
+def common_rows(t):
+    """Guest and wall time, emulation counters: rows both tests share."""
+    t.row("guest time", lambda r: num(r, "guest_ms"), 1e-3, "s")
+    t.row("wall time (host)", lambda r: num(r, "host_ms"), 1e-3, "s")
+    t.row("wall s / guest s", lambda r: num(r, "host_per_guest_s"), 1, "")
+    t.row("shortfall a15", lambda r: num(r, "shortfall_a15_us"), 1e-3, "ms")
+    t.row("shortfall a7", lambda r: num(r, "shortfall_a7_us"), 1e-3, "ms")
+
+    def paid(r, c):
+        s, o = num(r, f"stall_{c}_us"), num(r, f"owed_{c}_us")
+        return s / o if s is not None and o else None
+    for c in CLUSTERS:
+        if any(num(r, f"owed_{c}_us") for rs in t.by.values() for r in rs):
+            t.row(f"stall paid / owed {c}", lambda r, c=c: paid(r, c), 100, "%")
+
+
+def table_rtapp(runs, n, cfgs, em):
+    sel = [r for r in runs if r["test"] == "rtapp" and r.get("tasks") == n]
+    by = {c: [r for r in sel if r.get("cfg") == c] for c in cfgs}
+    cfgs = [c for c in cfgs if by[c]]
+    if not cfgs:
         return None, {}
-    loops = sel[0]["loops"]
-    groups = sel[0].get("groups", "10")
-    (m0, r0), (m1, r1) = stats(by["0"]), stats(by["1"])
-    text = (f"hackbench -g {groups} -l {loops} -s 4096: {len(by['1'])} iterations (wall time)\n"
-            f"  {'':18} {'EAS off':>22} {'EAS on':>22} {'change':>8}\n"
-            f"  {'time':18} {m0:11.3f} s  (RSD {r0:4.2f}%) {m1:9.3f} s  (RSD {r1:4.2f}%)"
-            f" {change(m0, m1):+7.1f}%")
-    return text, {"groups": int(groups), "loops": int(loops), "eas_off": {"mean_s": m0, "rsd_percent": r0},
-                  "eas_on": {"mean_s": m1, "rsd_percent": r1},
-                  "change_percent": change(m0, m1)}
+    dur = statistics.mean(num(r, "guest_ms") or 0 for r in sel) / 1000
+    iters = min(len(by[c]) for c in cfgs)
+    t = Table(f"rt-app: {n} periodic tasks, 16 ms period, 10% duty, {dur:.1f} s a run, "
+              f"{iters} iterations; energy = EM power (eas-em, board DTB) x busy time "
+              "per OPP (trace)", cfgs, by)
+    if em:
+        t.row("energy total", lambda r: num(r, "energy_em_uj"), 1e-6, "J")
+        t.row("energy a15", lambda r: num(r, "energy_em_a15_uj"), 1e-6, "J")
+        t.row("energy a7", lambda r: num(r, "energy_em_a7_uj"), 1e-6, "J")
+    t.row("meters total", lambda r: num(r, "energy_meter_uj") if r.get("em") == "1" else None,
+          1e-6, "J")
+    t.row("busy a15 (trace)", lambda r: num(r, "busy_trace_a15_ms"), 1e-3, "s")
+    t.row("busy a7 (trace)", lambda r: num(r, "busy_trace_a7_ms"), 1e-3, "s")
+    t.row("busy a15 (/proc/stat)", lambda r: num(r, "busy_a15_ms"), 1e-3, "s")
+    t.row("busy a7 (/proc/stat)", lambda r: num(r, "busy_a7_ms"), 1e-3, "s")
+    common_rows(t)
+    extra = []
+    for cl, pol in (("a15", "tis_policy4"), ("a7", "tis_policy0")):
+        extra += opp_lines(cfgs, by, pol, f"time in OPP, {cl}", t.summary, f"time_in_opp_{cl}_s")
+        extra += opp_lines(cfgs, by, f"opp_busy_{cl}_us", f"busy time at each OPP, {cl}",
+                           t.summary, f"busy_at_opp_{cl}_s")
+    return t.text(extra), t.summary
 
 
-def plot(runs, out):
+def table_hackbench(runs, cfgs):
+    sel = [r for r in runs if r["test"] == "hackbench"]
+    by = {c: [r for r in sel if r.get("cfg") == c] for c in cfgs}
+    cfgs = [c for c in cfgs if by[c]]
+    if not cfgs:
+        return None, {}
+    groups, loops = sel[0].get("groups", "10"), sel[0].get("loops", "?")
+    t = Table(f"hackbench -g {groups} -l {loops} -s 4096: "
+              f"{min(len(by[c]) for c in cfgs)} iterations (time: guest time of the run)",
+              cfgs, by)
+    t.row("time", lambda r: num(r, "guest_ms"), 1e-3, "s")
+    t.row("hackbench's own time", lambda r: num(r, "reported_s"), 1, "s")
+    t.row("meters total", lambda r: num(r, "energy_meter_uj") if r.get("em") == "1" else None,
+          1e-6, "J")
+    t.row("busy a15 (/proc/stat)", lambda r: num(r, "busy_a15_ms"), 1e-3, "s")
+    t.row("busy a7 (/proc/stat)", lambda r: num(r, "busy_a7_ms"), 1e-3, "s")
+    common_rows(t)
+    t.summary["groups"], t.summary["loops"] = groups, loops
+    return t.text(), t.summary
+
+
+def agreement(runs):
+    """Computed energy against the meters, per run with an EM."""
+    diffs = []
+    for r in runs:
+        e, m = num(r, "energy_em_uj"), num(r, "energy_meter_uj")
+        if r.get("em") == "1" and e is not None and m:
+            d = (e - m) / m
+            r["em_vs_meter_percent"] = f"{d * 100:.3f}"
+            diffs.append((abs(d), d, r))
+    return diffs
+
+
+def plot(runs, cfgs, out):
     if not shutil.which("gnuplot"):
         print("bench-report: gnuplot is missing (apt-get install gnuplot-nox): no plot",
               file=sys.stderr)
         return False
+    colour = {"a": "0x3050c0", "b": "0xc03030", "c": "0x30a040"}
+    off = {c: (i - (len(cfgs) - 1) / 2) * 0.25 for i, c in enumerate(cfgs)}
     cases = sorted({r["tasks"] for r in runs if r["test"] == "rtapp"}, key=int)
     dat = os.path.join(out, "plot.dat")
     with open(dat, "w") as f:
         for i, n in enumerate(cases):
             for r in runs:
-                if r["test"] == "rtapp" and r["tasks"] == n:
-                    x = 2 * i + (0.25 if r["eas"] == "1" else -0.25)
-                    e = (int(r["energy_a7_uj"]) + int(r["energy_a15_uj"])) / 1e6
-                    f.write(f"{x} {e} {r['eas']}\n")
+                e = num(r, "energy_em_uj")
+                if r["test"] == "rtapp" and r["tasks"] == n and e is not None and r.get("cfg") in off:
+                    f.write(f"{2 * i + off[r['cfg']]} {e / 1e6} {colour[r['cfg']]}\n")
         f.write("\n\n")
         for r in runs:
-            if r["test"] == "hackbench":
-                f.write(f"{0.25 if r['eas'] == '1' else -0.25} {int(r['wall_ms']) / 1000} {r['eas']}\n")
-    xt = ", ".join(f'"{n} tasks" {2 * i}' for i, n in enumerate(cases))
+            if r["test"] == "hackbench" and r.get("cfg") in off:
+                f.write(f"{off[r['cfg']]} {num(r, 'guest_ms') / 1000} {colour[r['cfg']]}\n")
+    xt = ", ".join(f'"{n} tasks" {2 * i}' for i, n in enumerate(cases)) or '"" 0'
+    legend = ", ".join(f"{c} = {CFG_NAMES[c]} ({['blue', 'red', 'green'][i]})"
+                       for i, c in enumerate(("a", "b", "c")) if c in cfgs)
     script = f"""
 set terminal pngcairo size 1000,420 noenhanced
 set output '{os.path.join(out, "bench.png")}'
-set multiplot layout 1,2 title 'virtual Odroid-XU4: EAS off (red) vs on (blue), each point one run'
-set title 'rt-app energy (J)'
+set multiplot layout 1,2 title 'virtual Odroid-XU4, each point one run: {legend}'
+set title 'rt-app energy (J, EM x busy time per OPP)'
 set xtics ({xt})
-set xrange [-1:{2 * len(cases) - 1}]
+set xrange [-1:{max(1, 2 * len(cases) - 1)}]
 set grid ytics
-plot '{dat}' index 0 using 1:2:($3 == 1 ? 0x3050c0 : 0xc03030) with points pt 7 ps 1.2 lc rgb variable notitle
-set title 'hackbench time (s)'
+plot '{dat}' index 0 using 1:2:3 with points pt 7 ps 1.2 lc rgb variable notitle
+set title 'hackbench time (guest s)'
 set xtics ("hackbench" 0)
 set xrange [-1:1]
-plot '{dat}' index 1 using 1:2:($3 == 1 ? 0x3050c0 : 0xc03030) with points pt 7 ps 1.2 lc rgb variable notitle
+plot '{dat}' index 1 using 1:2:3 with points pt 7 ps 1.2 lc rgb variable notitle
 unset multiplot
 """
     res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
@@ -172,40 +372,110 @@ unset multiplot
 
 
 def main():
-    if len(sys.argv) != 3:
+    global AGREE
+    args = sys.argv[1:]
+    em_path = None
+    while len(args) >= 2 and args[0] in ("--em", "--agree"):
+        if args[0] == "--em":
+            em_path = args[1]
+        else:
+            try:
+                AGREE = float(args[1]) / 100
+            except ValueError:
+                die(f"--agree {args[1]}: want a percentage, e.g. 1")
+        args = args[2:]
+    if len(args) < 2 or args[0].startswith("-"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    log, out = sys.argv[1], sys.argv[2]
-    runs, errors, calib = parse(log)
-    for e in errors:
-        print(f"bench-report: the guest said: {e}", file=sys.stderr)
+    out, logs = args[0], args[1:]
+    em = load_em(em_path) if em_path else None
+
+    runs, errors, boots = [], [], []
+    for log in logs:
+        boot = os.path.basename(log)
+        boot = boot[:-4] if boot.endswith(".log") else boot
+        r, e, info = parse_log(log, boot)
+        runs += r
+        errors += e
+        boots.append(info)
     if not runs:
-        print(f"bench-report: {log}: no '@bench' lines: the benchmark did not run",
-              file=sys.stderr)
-        return 2
+        die(f"{', '.join(logs)}: no '@bench' lines: the benchmark did not run")
+    for b in boots:
+        if not b["done"]:
+            errors.append(f"{b['boot']}: no '@bench_done' line: the boot ended early "
+                          "(time limit? crash?): its runs are incomplete")
+        elif b.get("runs_said") is not None and \
+                int(b["runs_said"]) != sum(1 for r in runs if r["boot"] == b["boot"]):
+            errors.append(f"{b['boot']}: the guest ran {b['runs_said']} runs, the log holds "
+                          f"{sum(1 for r in runs if r['boot'] == b['boot'])}")
+    pl = {b["boot"]: b.get("pload_ns") for b in boots}
+    plv = [int(v) for v in pl.values() if v and v.isdigit()]
+    if plv and (max(plv) - min(plv)) > 0.005 * min(plv):
+        print(f"bench-report: note: rt-app calibrated differently per boot: {pl} "
+              "(ns per loop; the tasks' work differs by that much)", file=sys.stderr)
+    for r in runs:
+        derive(r, em)
+    diffs = agreement(runs)
+
     os.makedirs(out, exist_ok=True)
-    keys = sorted({k for r in runs for k in r}, key=lambda k: (k != "test", k))
+    keys = sorted({k for r in runs for k in r}, key=lambda k: (k not in ("test", "boot", "run"), k))
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=keys)
         w.writeheader()
         w.writerows(runs)
 
-    summary = {"rtapp_calibration_ns_per_loop": calib, "rtapp": {}}
+    cfgs = [c for c in ("a", "b", "c") if any(r.get("cfg") == c for r in runs)]
+    # Logs of an older guest bench: no cfg, only eas=1/0.
+    if not cfgs:
+        for r in runs:
+            r["cfg"] = "a" if r.get("eas") == "1" else "b"
+        cfgs = [c for c in ("a", "b") if any(r["cfg"] == c for r in runs)]
+    summary = {"configurations": {c: CFG_NAMES[c] for c in cfgs},
+               "boots": boots, "rtapp": {}}
     print()
-    for n in sorted({r["tasks"] for r in runs if r["test"] == "rtapp"}, key=int):
-        text, s = table_rtapp(runs, n)
+    print("configurations: " + ", ".join(f"{c} = {CFG_NAMES[c]}" for c in cfgs)
+          + "; 'x vs y' is the change of x from y; RSD in parentheses")
+    print()
+    for n in sorted({r["tasks"] for r in runs if r["test"] == "rtapp"}, key=int, reverse=True):
+        text, s = table_rtapp(runs, n, cfgs, em)
         if text:
             print(text + "\n")
             summary["rtapp"][n] = s
-    text, s = table_hackbench(runs)
+    text, s = table_hackbench(runs, cfgs)
     if text:
         print(text + "\n")
         summary["hackbench"] = s
+    if diffs:
+        worst = max(diffs, key=lambda d: d[0])
+        mean = statistics.mean(d[1] for d in diffs) * 100
+        print(f"computed energy vs the meters ({len(diffs)} runs with an EM): mean {mean:+.2f}%, "
+              f"worst {worst[1] * 100:+.2f}% (run {worst[2]['boot']}/{worst[2].get('run')}); "
+              f"limit {AGREE * 100:.0f}%")
+        summary["energy_computed_vs_meters"] = {"runs": len(diffs), "mean_percent": mean,
+                                                "worst_percent": worst[1] * 100,
+                                                "limit_percent": AGREE * 100}
+        if worst[0] > AGREE:
+            errors.append(f"the energy computed from the trace and the EM differs from the "
+                          f"meters by {worst[1] * 100:+.2f}% in run {worst[2]['boot']}/"
+                          f"{worst[2].get('run')} (limit {AGREE * 100:.0f}%): configuration "
+                          "c's energy cannot be trusted")
+    elif em and "c" in cfgs:
+        errors.append("no run with an EM to check the computed energy against the meters")
+    walls = [(r["boot"], num(r, "host_ms")) for r in runs if num(r, "host_ms") is not None]
+    if walls:
+        print(f"wall time of the runs: {sum(w for _, w in walls) / 1000:.0f} s over "
+              f"{len(walls)} runs")
+    summary["errors"] = errors
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
-    plotted = plot(runs, out)
+    plotted = plot(runs, cfgs, out)
     print(f"raw runs: {out}/runs.csv, summary: {out}/summary.json"
           + (f", plot: {out}/bench.png" if plotted else ""))
+    for e in errors:
+        print(f"bench-report: {e}", file=sys.stderr)
+    if errors:
+        print(f"bench-report: {len(errors)} error(s): the tables above are not the whole "
+              "result", file=sys.stderr)
     return 1 if errors else 0
 
 
