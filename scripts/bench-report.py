@@ -457,8 +457,8 @@ def main():
         if worst[0] > AGREE:
             errors.append(f"the energy computed from the trace and the EM differs from the "
                           f"meters by {worst[1] * 100:+.2f}% in run {worst[2]['boot']}/"
-                          f"{worst[2].get('run')} (limit {AGREE * 100:.0f}%): configuration "
-                          "c's energy cannot be trusted")
+                          f"{worst[2].get('run')} (limit {AGREE * 100:g}%): the computed "
+                          "energy, the only one configuration c has, is off by that much")
     elif em and "c" in cfgs:
         errors.append("no run with an EM to check the computed energy against the meters")
     walls = [(r["boot"], num(r, "host_ms")) for r in runs if num(r, "host_ms") is not None]
