@@ -6,15 +6,24 @@
 
 passed=0
 failed=0
+todo=0
+# known: when set, a failure is a known one (TAP's "# TODO"): shown with
+# its numbers and the reason in $known, counted apart, not as failed.
+known=
 
 ok() { echo "ok - $1"; passed=$((passed + 1)); }
 
 # nok NAME [DETAIL...]: a failure, each DETAIL on its own indented line.
 nok() {
-	echo "not ok - $1"
+	if [ -n "$known" ]; then
+		echo "not ok - $1 # TODO $known"
+		todo=$((todo + 1))
+	else
+		echo "not ok - $1"
+		failed=$((failed + 1))
+	fi
 	shift
 	for l in "$@"; do echo "    $l"; done
-	failed=$((failed + 1))
 }
 
 # expect NAME EXPECTED ACTUAL
@@ -24,6 +33,7 @@ expect() {
 
 # The closing line; exits 0 only when nothing failed.
 finish() {
+	[ "$todo" -eq 0 ] || echo "$suite: $todo known failures (# TODO)"
 	echo "$suite: $passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 	exit

@@ -55,6 +55,13 @@ power() { echo "$em" | value power "cpu=$1" | tr ',' '\n' | awk -F: -v f="$2" '$
 ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 at_once() { if [ "$1" = 1 ]; then echo "alone"; else echo "$1 CPUs at once"; fi; }
 
+# Known failures (issue 9, open): with several vCPUs busy at once, QEMU's
+# round robin does not give each the 1/k of the instructions that the
+# CPU speed emulation charges it (measured without the emulation: 8
+# equal spinners finished 30% apart). Shown with their numbers, counted
+# apart; the tolerances are the issue's.
+fair_share="issue 9: QEMU's round robin is not the fair share the CPU speed emulation assumes"
+
 # --- time dilation: each task's wall time against the reference's.
 dil=$(at dilate)
 ref=$(echo "$dil" | value wall_ns run=ref | median)
@@ -70,8 +77,10 @@ for run in $(echo "$dil" | value run | distinct); do
 		short=$(echo "$line" | value shortfall_ns | sum)
 		want=$(awk -v r="$ref" -v c="$(cap "$cpu")" -v f="$khz" -v fm="$(fmax "$cpu")" \
 			'BEGIN { printf "%.0f", r * 1024 * fm / (c * f) }')
+		[ "$n" -gt 1 ] && known=$fair_share
 		within "fixed work, $(at_once "$n") ($run): cpu$cpu at $khz kHz, wall time (ns; its runtime $(ms "$runtime") ms, shortfall $(ms "$short") ms)" \
 			"$want" "$wall" 2
+		known=
 	done
 done
 
@@ -96,8 +105,10 @@ for run in $(echo "$ut" | value run | distinct); do
 	fi
 	for cpu in $(echo "$ut" | value cpu "run=$run" | distinct); do
 		line=$(echo "$ut" | grep -E "(^| )run=$run( |$)" | grep -E "(^| )cpu=$cpu( |$)")
+		known=$fair_share
 		within "periodic, $n tasks at once ($run): cpu$cpu at $(echo "$line" | value khz | head -1) kHz (busy $(echo "$line" | value busy | head -1)): util_avg equals the single task's" \
 			"$uref" "$(echo "$line" | value util_avg | median)" 3
+		known=
 	done
 done
 

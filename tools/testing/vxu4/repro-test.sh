@@ -49,6 +49,12 @@ which() {
 	done
 	echo "${sel[*]}"
 }
+# Known failures (issue 9, open): under -icount QEMU still lets the host
+# end a vCPU's turn (its I/O thread's kicks), so two boots of the same
+# files drift apart by microseconds, then by task placements; and its
+# round robin is not the fair share the CPU speed emulation assumes.
+# Shown with their numbers, counted apart; the meters stay judged.
+known="issue 9: QEMU under -icount is not deterministic across boots"
 while read -r kind rest; do
 	# shellcheck disable=SC2046 # which's words are the selection
 	set -- $(which "$rest")
@@ -86,6 +92,7 @@ for run in $(of "$quiet" util | value run | distinct); do
 		within "periodic ($run), cpu$cpu: its util_avg under host load" "$a" "${b:-missing}" 3
 	done
 done
+known=
 # energy added: "after - before" of each line
 added() { awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } print v["after"] - v["before"] }'; }
 for run in $(of "$quiet" meter | value run | distinct); do
