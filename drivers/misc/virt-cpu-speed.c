@@ -274,6 +274,12 @@ static void vcs_set_halted(struct vcs_cpu *vc, bool halted, u64 now)
 	raw_spin_unlock_irqrestore(&vcs_share.lock, flags);
 }
 
+/* The reference's share of a lone vCPU's rate, 1/1000, within its bounds. */
+static u32 vcs_ref_permille(void)
+{
+	return clamp_t(u32, READ_ONCE(ref_permille), 10, 1000);
+}
+
 /*
  * Guest time in which a busy CPU makes one period of work at the
  * reference speed, while @running vCPUs share the instructions.
@@ -282,7 +288,7 @@ static ktime_t vcs_period(unsigned int running)
 {
 	u64 ns = (u64)NSEC_PER_USEC * clamp_t(u32, READ_ONCE(period_us), 100, 5000);
 
-	ns = div_u64(ns * clamp_t(u32, READ_ONCE(ref_permille), 10, 1000), 1000);
+	ns = div_u64(ns * vcs_ref_permille(), 1000);
 	return ns_to_ktime(ns * max(running, 1U));
 }
 
@@ -306,8 +312,7 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 		return;
 	}
 	/* Work at the reference speed, and the time it takes at ours. */
-	work = div_u64(progress * 1000, VCS_SHARE_UNIT *
-		       clamp_t(u32, READ_ONCE(ref_permille), 10, 1000));
+	work = div_u64(progress * 1000, VCS_SHARE_UNIT * vcs_ref_permille());
 	should = div_u64(work * SCHED_CAPACITY_SCALE, speed);
 	owe = (s64)should - (s64)dt;
 	atomic64_add(work, &vc->counters[VCS_WORK]);
@@ -553,26 +558,12 @@ static int vcs_counter_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(vcs_counter_fops, vcs_counter_get, NULL, "%llu\n");
 
-static int vcs_speed_get(void *data, u64 *val)
-{
-	*val = READ_ONCE(((struct vcs_cpu *)data)->speed);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(vcs_speed_fops, vcs_speed_get, NULL, "%llu\n");
-
 static int vcs_debt_get(void *data, u64 *val)
 {
 	*val = READ_ONCE(((struct vcs_cpu *)data)->debt);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(vcs_debt_fops, vcs_debt_get, NULL, "%lld\n");
-
-static int vcs_running_get(void *data, u64 *val)
-{
-	*val = READ_ONCE(vcs_share.running);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(vcs_running_fops, vcs_running_get, NULL, "%llu\n");
 
 static int vcs_share_get(void *data, u64 *val)
 {
@@ -587,7 +578,7 @@ static void vcs_debugfs_init(void)
 	char name[16];
 	int cpu, i;
 
-	debugfs_create_file_unsafe("running", 0444, dir, NULL, &vcs_running_fops);
+	debugfs_create_u32("running", 0444, dir, &vcs_share.running);
 	debugfs_create_file_unsafe("share_ns", 0444, dir, NULL, &vcs_share_fops);
 	for_each_possible_cpu(cpu) {
 		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
@@ -595,7 +586,7 @@ static void vcs_debugfs_init(void)
 
 		snprintf(name, sizeof(name), "cpu%d", cpu);
 		d = debugfs_create_dir(name, dir);
-		debugfs_create_file_unsafe("speed", 0444, d, vc, &vcs_speed_fops);
+		debugfs_create_ulong("speed", 0444, d, &vc->speed);
 		debugfs_create_file_unsafe("debt_ns", 0444, d, vc, &vcs_debt_fops);
 		for (i = 0; i < ARRAY_SIZE(vcs_counter_names); i++)
 			debugfs_create_file_unsafe(vcs_counter_names[i], 0444, d,
@@ -707,7 +698,7 @@ static int vcs_probe(struct platform_device *pdev)
 	/* The CPUs in WFI now count themselves out at their next idle entry. */
 	wake_up_all_idle_cpus();
 	dev_info(dev, "CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU)\n",
-		 ref_permille);
+		 vcs_ref_permille());
 	return 0;
 
 err_switch:
