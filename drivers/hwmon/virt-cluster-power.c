@@ -18,7 +18,9 @@
  * exact for piecewise-constant frequency.
  *
  * hwmon attributes, in the units of drivers/hwmon/ina2xx.c:
- *	energy1_input	uJ, since boot (probe)
+ *	energy1_input	uJ, since boot (probe); a 64-bit count (hwmon_energy64):
+ *			a 32-bit kernel's long would wrap it after 2^31 uJ
+ *			(2147 J, about 24 minutes of a busy A15 cluster)
  *	power1_input	uW, mean since the previous read of power1_input
  *	power1_label	the DT "label", e.g. "a15"
  */
@@ -145,8 +147,9 @@ static int vcpm_read(struct device *dev, enum hwmon_sensor_types type,
 
 	mutex_lock(&pm->lock);
 	vcpm_integrate(pm);
-	if (type == hwmon_energy) {
-		*val = div_u64(pm->energy_pj, 1000000);
+	if (type == hwmon_energy64) {
+		/* hwmon_energy64 passes an s64 as a long * (hwmon-kernel-api.rst) */
+		*(s64 *)val = div_u64(pm->energy_pj, 1000000);
 	} else {
 		u64 dt = pm->last_us - pm->avg_us;
 
@@ -175,7 +178,7 @@ static const struct hwmon_ops vcpm_hwmon_ops = {
 
 static const struct hwmon_channel_info * const vcpm_info[] = {
 	HWMON_CHANNEL_INFO(power, HWMON_P_INPUT | HWMON_P_LABEL),
-	HWMON_CHANNEL_INFO(energy, HWMON_E_INPUT),
+	HWMON_CHANNEL_INFO(energy64, HWMON_E_INPUT),
 	NULL
 };
 

@@ -64,6 +64,21 @@ value() {
 	}'
 }
 
+# counter_delta BEFORE AFTER: AFTER - BEFORE of an energy counter (uJ),
+# wrap-safe: the meters count in 64 bits (hwmon_energy64), but a 32-bit
+# kernel's hwmon_energy (a long) wraps from 2^31 - 1 to -2^31, so a drop
+# from below 2^31 to a value in [-2^31, 0) is taken as one such wrap
+# (+ 2^32). Any other drop (a counter reset) prints nothing, returns 1.
+counter_delta() {
+	if [ "$2" -ge "$1" ]; then
+		echo $(($2 - $1))
+	elif [ "$1" -lt $((1 << 31)) ] && [ "$2" -lt 0 ] && [ "$2" -ge $((-(1 << 31))) ]; then
+		echo $(($2 - $1 + (1 << 32)))
+	else
+		return 1
+	fi
+}
+
 # distinct: stdin's lines, each once, in the order first seen.
 distinct() { awk '!seen[$0]++'; }
 

@@ -6,6 +6,11 @@
 # the kernel (sched_verbose) says why; the KUnit suite of the EM's CPU mask
 # checks (energy_model_cpu_mask), which needs CPUs without EMs, runs here
 # (kunit.sh asserts its cases from this boot's log).
+# The meters' 64-bit energy1_input is checked here too: both meters of this
+# boot's DTB (build/vxu4-noem-wrap.dtb) get a static part of 4 kW, so
+# their count passes 2^32 uJ 1.1 s after probe; it must stay positive,
+# never decrease, and add static power x time (the whole model here: no
+# EM, so no dynamic part) within 1%.
 #
 # Usage: noem-test.sh [CONSOLE_LOG]  (with a log: no boot, only assert)
 
@@ -16,15 +21,22 @@ suite='no-EM boot'
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
+wrap_uw=4000000000	# uW: 2^32 uJ in 1.07 s
 
 if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/noem-test.log
 	rm -f "$log"
-	VXU4_DTB=$build/vxu4-noem.dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot \
-		vxu4.mode=check vxu4.physics=0 vxu4.eas_timeout=10 kunit.enable=1 \
-		kunit.filter_glob='energy_model_cpu_mask*' >/dev/null
+	dtb=$build/vxu4-noem-wrap.dtb
+	cp "$build/vxu4-noem.dtb" "$dtb"
+	for m in power-meter-0 power-meter-1; do
+		fdtput -t u "$dtb" "/$m" static-power-microwatt "$wrap_uw" ||
+			{ echo "cannot set /$m's static-power-microwatt in $dtb (fdtput, device-tree-compiler)"; exit 1; }
+	done
+	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot \
+		vxu4.mode=check vxu4.physics=0 vxu4.meter_wrap=1 vxu4.eas_timeout=10 \
+		kunit.enable=1 kunit.filter_glob='energy_model_cpu_mask*' >/dev/null
 	echo "(console log: build/noem-test.log)"
 fi
 clean=$(tr -d '\r' <"$log")
@@ -67,4 +79,35 @@ for p in policy0 policy4; do
 	g=$(at policy | grep "^$p " | tr ' ' '\n' | sed -n 's/^governor=//p')
 	if [ "$g" = schedutil ]; then ok "$p still runs schedutil"; else nok "$p still runs schedutil" "governor=$g"; fi
 done
+
+# --- the meters' energy1_input beyond 2^32 uJ (hwmon_energy64)
+reads=$(at wrap_read)
+for label in $(echo "$reads" | value label | distinct); do
+	vals=$(echo "$reads" | value uj label="$label")
+	n=$(echo "$vals" | grep -c .)
+	first=$(echo "$vals" | head -1)
+	bad=$(echo "$vals" | awk -v lim=$((1 << 32)) '
+		$1 !~ /^[0-9]+$/ || $1 + 0 <= lim { print "read " NR ": " $1 " (not above 2^32)"; exit }
+		NR > 1 && $1 + 0 < prev { print "read " NR ": " $1 " < " prev; exit }
+		{ prev = $1 + 0 }')
+	if [ "$n" -ge 40 ] && [ -z "$bad" ]; then
+		ok "meter $label: energy1_input beyond 2^32 uJ, positive and never decreasing over $n reads 50 ms apart ($first .. $(echo "$vals" | tail -1) uJ)"
+	else
+		nok "meter $label: energy1_input beyond 2^32 uJ, positive and never decreasing" \
+			"$n reads; ${bad:-}"
+	fi
+done
+[ -n "$reads" ] || nok "the meters were read beyond 2^32 uJ" "no @wrap_read lines in $log"
+win=$(at wrap_window)
+for label in $(echo "$win" | value label | distinct); do
+	line=$(echo "$win" | grep -E "(^| )label=$label( |$)")
+	st=$(echo "$line" | value static_uw)
+	w=$(echo "$line" | value window_ns)
+	de=$(counter_delta "$(echo "$line" | value before)" "$(echo "$line" | value after)") || de=''
+	want=$(awk -v p="$st" -v w="$w" 'BEGIN { printf "%.0f", p * w / 1e9 }')
+	expect "meter $label: its DT static part is the test's" "$wrap_uw" "$st"
+	within "meter $label: beyond 2^32 uJ, energy1_input adds static power x time ($st uW for $w ns)" \
+		"$want" "$de" 1
+done
+[ -n "$win" ] || nok "the meters' energy over a window beyond 2^32 uJ" "no @wrap_window lines in $log"
 finish

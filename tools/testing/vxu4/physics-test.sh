@@ -132,7 +132,8 @@ for run in $(echo "$met" | value run | distinct); do
 		# T: from one meter read to the other (older logs: the busy loop)
 		wall=$(echo "$line" | value window_ns)
 		[ -n "$wall" ] || wall=$(echo "$line" | value wall_ns)
-		de=$(($(echo "$line" | value after) - $(echo "$line" | value before)))
+		de=$(counter_delta "$(echo "$line" | value before)" "$(echo "$line" | value after)") ||
+			de="" # a counter reset: no delta, the checks below fail
 		if [ "$busy" = none ]; then
 			idle_de=$de idle_label=$label
 			continue
