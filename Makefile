@@ -37,14 +37,22 @@ kernel: deps
 $(BUILD)/vxu4-dtb: scripts/vxu4-dtb.c | deps
 	@mkdir -p $(BUILD)
 	@echo "==> building build/vxu4-dtb (libfdt)"
-	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lfdt
+	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lfdt -lm
+
+# The meters' leakage and WFI power: fitted to published Odroid-XU3 data
+# (tools/power/eas/data, sources in each file), net of the EM's dynamic
+# power of the board DTB's CPUs.
+IDLE_DATA := tools/power/eas/data/powmon-a15.csv tools/power/eas/data/powmon-a7-nondyn.txt
 
 # The virtual board's DTB: QEMU's own, plus the CPU description of the XU4
-# DTB that the kernel build just made.
+# DTB that the kernel build just made, plus the meters' idle power model.
 vxu4: kernel $(BUILD)/vxu4-dtb
+	@tools/power/eas/idle-power-fit --dtb $(BOARD_DTB) --dtb-model $(IDLE_DATA) \
+		>$(BUILD)/idle-model.txt.tmp && mv $(BUILD)/idle-model.txt.tmp $(BUILD)/idle-model.txt
+	@echo "==> build/idle-model.txt: the clusters' leakage and WFI power, fitted to $(notdir $(IDLE_DATA))"
 	@scripts/vxu4.sh dumpdtb $(BUILD)/qemu-virt.dtb
-	@$(BUILD)/vxu4-dtb $(BUILD)/qemu-virt.dtb $(BOARD_DTB) $(BUILD)/vxu4.dtb
-	@echo "==> build/vxu4.dtb: QEMU virt + CPUs, OPPs and cpu-map of $(notdir $(BOARD_DTB))"
+	@$(BUILD)/vxu4-dtb $(BUILD)/qemu-virt.dtb $(BOARD_DTB) $(BUILD)/vxu4.dtb $(BUILD)/idle-model.txt
+	@echo "==> build/vxu4.dtb: QEMU virt + CPUs, OPPs and cpu-map of $(notdir $(BOARD_DTB)), meters' idle power"
 	@# The same board with no dynamic-power-coefficient: no EM, EAS off
 	@# (make check's second boot, for the EM's CPU mask checks).
 	@cp $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem.dtb

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tabulate the reference EAS experiments run in the virtual XU4.
 
-Usage: bench-report.py [--em EM.json [--agree PERCENT]] OUT_DIR CONSOLE_LOG...
+Usage: bench-report.py [--em EM.json [--idle DTB] [--agree PERCENT]] OUT_DIR CONSOLE_LOG...
 
 Reads the "@bench ..." lines that scripts/guest/bench printed in each
 CONSOLE_LOG (one per boot), by key. A file CONSOLE_LOG with ".log" replaced
@@ -10,9 +10,14 @@ by ".stamps", if there, holds the host's arrival time of each "@bench" line
 ("EPOCH_S LINE"): a run's wall time is its "@bench_end" minus its
 "@bench_start". EM.json is "eas-em compute --json" of the board's DTB: the
 energy of every rt-app run is computed from it and the busy time of each
-cluster at each OPP (the guest's trace), for every configuration alike,
-and checked against the cluster meters where the guest has an EM: they
-must agree within PERCENT (default 1) in every run.
+cluster at each OPP (the guest's trace), for every configuration alike.
+With DTB (the virtual board's, build/vxu4.dtb) the power model of the
+meters is computed as well, from its meters' "idle-power-microwatt" and
+the CPUs' time at each OPP: leakage (cluster time x P_leak) and WFI (CPU
+time x P_wfi) on top of the EM's dynamic energy. Where the guest has an
+EM, the meters are checked against the energy of their model (the power
+model, or the EM's dynamic energy alone with model=em): they must agree
+within PERCENT (default 1) in every run.
 
 Writes OUT_DIR/runs.csv (one row per run), OUT_DIR/summary.json and
 OUT_DIR/bench.png (gnuplot), and prints the seed's tables: mean, RSD
@@ -75,6 +80,10 @@ def parse_log(log, boot):
                     continue
                 run = {"test": fields[1], "boot": boot}
                 run.update(parse_kv(fields[2:]))
+                if run["test"] == "rtapp":
+                    # The case: N tasks calibrated on a cluster (older
+                    # logs: a15, the only calibration then).
+                    run["case"] = f'{run.get("tasks")}@{run.get("cal", "a15")}'
                 for k in list(run):
                     if k.endswith("_error"):
                         errors.append(f"{boot}: run {run.get('run')}: {k}={run[k]}")
@@ -115,6 +124,34 @@ def load_em(path):
     return out
 
 
+def load_idle(dtb):
+    """{cluster: [(kHz, leakage uW, WFI uW a CPU), ...]} of the DTB's meters."""
+    out = {}
+    for n in range(8):
+        node = f"/power-meter-{n}"
+        lab = subprocess.run(["fdtget", dtb, node, "label"], capture_output=True, text=True)
+        if lab.returncode:
+            continue
+        t = subprocess.run(["fdtget", "-t", "u", dtb, node, "idle-power-microwatt"],
+                           capture_output=True, text=True)
+        v = [int(x) for x in t.stdout.split()] if not t.returncode else []
+        if len(v) % 3 or not v:
+            die(f"{dtb}: {node} has no idle-power-microwatt triplets: build it with 'make vxu4'")
+        out[lab.stdout.strip()] = [tuple(v[i:i + 3]) for i in range(0, len(v), 3)]
+    if set(out) != set(CLUSTERS):
+        die(f"{dtb}: want meters labelled {', '.join(CLUSTERS)}, got {sorted(out)} "
+            "(is fdtget, of device-tree-compiler, installed?)")
+    return out
+
+
+def idle_at(table, khz):
+    """(leakage, WFI) of the lowest OPP at or above khz, uW (the meter's rule)."""
+    for f, leak, wfi in table:
+        if f >= khz:
+            return leak, wfi
+    return table[-1][1], table[-1][2]
+
+
 def em_power(table, khz):
     """The meter's rule: power of the lowest state at or above khz, uW."""
     for f, p in table:
@@ -141,7 +178,7 @@ def num(r, k):
         return None
 
 
-def derive(r, em):
+def derive(r, em, idle, ncpus=4):
     """Add the computed energy and the per-cluster sums to a run."""
     for cl in CLUSTERS:
         opp = pairs(r.get(f"opp_busy_{cl}_us"))
@@ -149,8 +186,18 @@ def derive(r, em):
             # uW * us = pJ; / 1e6 = uJ
             r[f"energy_em_{cl}_uj"] = f"{sum(em_power(em[cl], f) * us for f, us in opp.items() if f) / 1e6:.0f}"
             r[f"busy_trace_{cl}_ms"] = f"{sum(opp.values()) / 1000:.1f}"
-    if all(f"energy_em_{c}_uj" in r for c in CLUSTERS):
-        r["energy_em_uj"] = str(sum(int(r[f"energy_em_{c}_uj"]) for c in CLUSTERS))
+        cpu = pairs(r.get(f"opp_cpu_{cl}_us"))
+        if idle and cpu and f"energy_em_{cl}_uj" in r:
+            # CPU time at each OPP: each CPU pays its WFI power, the
+            # cluster (CPU time / its CPUs) its leakage.
+            wfi = sum(idle_at(idle[cl], f)[1] * us for f, us in cpu.items() if f) / 1e6
+            leak = sum(idle_at(idle[cl], f)[0] * us / ncpus for f, us in cpu.items() if f) / 1e6
+            r[f"energy_wfi_{cl}_uj"] = f"{wfi:.0f}"
+            r[f"energy_leak_{cl}_uj"] = f"{leak:.0f}"
+            r[f"energy_model_{cl}_uj"] = f"{int(r[f'energy_em_{cl}_uj']) + wfi + leak:.0f}"
+    for k in ("em", "wfi", "leak", "model"):
+        if all(f"energy_{k}_{c}_uj" in r for c in CLUSTERS):
+            r[f"energy_{k}_uj"] = str(sum(int(r[f"energy_{k}_{c}_uj"]) for c in CLUSTERS))
     if all(f"energy_{c}_uj" in r for c in CLUSTERS):
         r["energy_meter_uj"] = str(sum(int(r[f"energy_{c}_uj"]) for c in CLUSTERS))
     g, h = num(r, "guest_ms") or num(r, "wall_ms"), num(r, "host_ms")
@@ -264,21 +311,39 @@ def common_rows(t):
             t.row(f"stall paid / owed {c}", lambda r, c=c: paid(r, c), 100, "%")
 
 
-def table_rtapp(runs, n, cfgs, em):
-    sel = [r for r in runs if r["test"] == "rtapp" and r.get("tasks") == n]
+CAL_NAMES = {"a15": "of an A15 at its top OPP (2 GHz; LISA's and our convention)",
+             "a7": "of an A7 at its top OPP (1.4 GHz; rt-app's default calibration on CPU0)"}
+
+
+def case_key(case):
+    """Sort rt-app cases: a15-calibrated first, then by task count, descending."""
+    n, cal = case.split("@")
+    return (cal != "a15", -int(n))
+
+
+def table_rtapp(runs, case, cfgs, em):
+    n, cal = case.split("@")
+    sel = [r for r in runs if r["test"] == "rtapp" and r.get("case") == case]
     by = {c: [r for r in sel if r.get("cfg") == c] for c in cfgs}
     cfgs = [c for c in cfgs if by[c]]
     if not cfgs:
         return None, {}
     dur = statistics.mean(num(r, "guest_ms") or 0 for r in sel) / 1000
     iters = min(len(by[c]) for c in cfgs)
-    t = Table(f"rt-app: {n} periodic tasks, 16 ms period, 10% duty, {dur:.1f} s a run, "
+    t = Table(f"rt-app: {n} periodic tasks, 16 ms period, 10% duty {CAL_NAMES.get(cal, cal)}, "
+              f"{dur:.1f} s a run, "
               f"{iters} iterations; energy = EM power (eas-em, board DTB) x busy time "
               "per OPP (trace)", cfgs, by)
     if em:
-        t.row("energy total", lambda r: num(r, "energy_em_uj"), 1e-6, "J")
-        t.row("energy a15", lambda r: num(r, "energy_em_a15_uj"), 1e-6, "J")
-        t.row("energy a7", lambda r: num(r, "energy_em_a7_uj"), 1e-6, "J")
+        t.row("energy, power model", lambda r: num(r, "energy_model_uj"), 1e-6, "J")
+        t.row("  a15", lambda r: num(r, "energy_model_a15_uj"), 1e-6, "J")
+        t.row("  a7", lambda r: num(r, "energy_model_a7_uj"), 1e-6, "J")
+        t.row("  dynamic (EM)", lambda r: num(r, "energy_em_uj"), 1e-6, "J")
+        t.row("  WFI", lambda r: num(r, "energy_wfi_uj"), 1e-6, "J")
+        t.row("  leakage", lambda r: num(r, "energy_leak_uj"), 1e-6, "J")
+        t.row("energy, EM only", lambda r: num(r, "energy_em_uj"), 1e-6, "J")
+        t.row("  a15", lambda r: num(r, "energy_em_a15_uj"), 1e-6, "J")
+        t.row("  a7", lambda r: num(r, "energy_em_a7_uj"), 1e-6, "J")
     t.row("meters total", lambda r: num(r, "energy_meter_uj") if r.get("em") == "1" else None,
           1e-6, "J")
     t.row("busy a15 (trace)", lambda r: num(r, "busy_trace_a15_ms"), 1e-3, "s")
@@ -315,11 +380,13 @@ def table_hackbench(runs, cfgs):
     return t.text(), t.summary
 
 
-def agreement(runs):
-    """Computed energy against the meters, per run with an EM."""
+def agreement(runs, models):
+    """Computed energy against the meters, per run with an EM: the power
+    model's, or the EM's dynamic energy where the meters ran model=em."""
     diffs = []
     for r in runs:
-        e, m = num(r, "energy_em_uj"), num(r, "energy_meter_uj")
+        key = "energy_em_uj" if models.get(r["boot"]) == "em" else "energy_model_uj"
+        e, m = num(r, key), num(r, "energy_meter_uj")
         if r.get("em") == "1" and e is not None and m:
             d = (e - m) / m
             r["em_vs_meter_percent"] = f"{d * 100:.3f}"
@@ -334,26 +401,26 @@ def plot(runs, cfgs, out):
         return False
     colour = {"a": "0x3050c0", "b": "0xc03030", "c": "0x30a040"}
     off = {c: (i - (len(cfgs) - 1) / 2) * 0.25 for i, c in enumerate(cfgs)}
-    cases = sorted({r["tasks"] for r in runs if r["test"] == "rtapp"}, key=int)
+    cases = sorted({r["case"] for r in runs if r["test"] == "rtapp"}, key=case_key)
     dat = os.path.join(out, "plot.dat")
     with open(dat, "w") as f:
         for i, n in enumerate(cases):
             for r in runs:
-                e = num(r, "energy_em_uj")
-                if r["test"] == "rtapp" and r["tasks"] == n and e is not None and r.get("cfg") in off:
+                e = num(r, "energy_model_uj") or num(r, "energy_em_uj")
+                if r["test"] == "rtapp" and r["case"] == n and e is not None and r.get("cfg") in off:
                     f.write(f"{2 * i + off[r['cfg']]} {e / 1e6} {colour[r['cfg']]}\n")
         f.write("\n\n")
         for r in runs:
             if r["test"] == "hackbench" and r.get("cfg") in off:
                 f.write(f"{off[r['cfg']]} {num(r, 'guest_ms') / 1000} {colour[r['cfg']]}\n")
-    xt = ", ".join(f'"{n} tasks" {2 * i}' for i, n in enumerate(cases)) or '"" 0'
+    xt = ", ".join(f'"{n.replace("@", " tasks @")}" {2 * i}' for i, n in enumerate(cases)) or '"" 0'
     legend = ", ".join(f"{c} = {CFG_NAMES[c]} ({['blue', 'red', 'green'][i]})"
                        for i, c in enumerate(("a", "b", "c")) if c in cfgs)
     script = f"""
 set terminal pngcairo size 1000,420 noenhanced
 set output '{os.path.join(out, "bench.png")}'
 set multiplot layout 1,2 title 'virtual Odroid-XU4, each point one run: {legend}'
-set title 'rt-app energy (J, EM x busy time per OPP)'
+set title 'rt-app energy (J, power model: EM dynamic + WFI + leakage x time per OPP)'
 set xtics ({xt})
 set xrange [-1:{max(1, 2 * len(cases) - 1)}]
 set grid ytics
@@ -375,9 +442,12 @@ def main():
     global AGREE
     args = sys.argv[1:]
     em_path = None
-    while len(args) >= 2 and args[0] in ("--em", "--agree"):
+    idle_path = None
+    while len(args) >= 2 and args[0] in ("--em", "--idle", "--agree"):
         if args[0] == "--em":
             em_path = args[1]
+        elif args[0] == "--idle":
+            idle_path = args[1]
         else:
             try:
                 AGREE = float(args[1]) / 100
@@ -389,6 +459,7 @@ def main():
         return 2
     out, logs = args[0], args[1:]
     em = load_em(em_path) if em_path else None
+    idle = load_idle(idle_path) if idle_path else None
 
     runs, errors, boots = [], [], []
     for log in logs:
@@ -408,14 +479,17 @@ def main():
                 int(b["runs_said"]) != sum(1 for r in runs if r["boot"] == b["boot"]):
             errors.append(f"{b['boot']}: the guest ran {b['runs_said']} runs, the log holds "
                           f"{sum(1 for r in runs if r['boot'] == b['boot'])}")
-    pl = {b["boot"]: b.get("pload_ns") for b in boots}
-    plv = [int(v) for v in pl.values() if v and v.isdigit()]
-    if plv and (max(plv) - min(plv)) > 0.005 * min(plv):
-        print(f"bench-report: note: rt-app calibrated differently per boot: {pl} "
-              "(ns per loop; the tasks' work differs by that much)", file=sys.stderr)
+    for cl in ("a15", "a7"):
+        pl = {b["boot"]: b.get(f"pload_{cl}_ns", b.get("pload_ns") if cl == "a15" else None)
+              for b in boots}
+        plv = [int(v) for v in pl.values() if v and v.isdigit()]
+        if plv and (max(plv) - min(plv)) > 0.005 * min(plv):
+            print(f"bench-report: note: rt-app calibrated differently per boot on {cl}: {pl} "
+                  "(ns per loop; the tasks' work differs by that much)", file=sys.stderr)
     for r in runs:
-        derive(r, em)
-    diffs = agreement(runs)
+        derive(r, em, idle)
+    models = {b["boot"]: b.get("meter_model", "em") for b in boots}
+    diffs = agreement(runs, models)
 
     os.makedirs(out, exist_ok=True)
     keys = sorted({k for r in runs for k in r}, key=lambda k: (k not in ("test", "boot", "run"), k))
@@ -436,7 +510,7 @@ def main():
     print("configurations: " + ", ".join(f"{c} = {CFG_NAMES[c]}" for c in cfgs)
           + "; 'x vs y' is the change of x from y; RSD in parentheses")
     print()
-    for n in sorted({r["tasks"] for r in runs if r["test"] == "rtapp"}, key=int, reverse=True):
+    for n in sorted({r["case"] for r in runs if r["test"] == "rtapp"}, key=case_key):
         text, s = table_rtapp(runs, n, cfgs, em)
         if text:
             print(text + "\n")

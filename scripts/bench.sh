@@ -16,8 +16,13 @@
 #
 # Environment (defaults):
 #   ITER=10        iterations of each configuration
-#   TASKS=24,8     rt-app cases: 24 tasks (the seed's, about 2.4 big CPUs
-#                  of work) and 8 (a scaled case)
+#   TASKS=24,8,24@a7
+#                  rt-app cases, N[@CLUSTER]: N tasks of 10% of CLUSTER's
+#                  CPU at its top OPP, where rt-app is calibrated (a15 by
+#                  default: 24 tasks are the seed's case, about 2.4 big
+#                  CPUs of work as LISA states duty; 8 a scaled case;
+#                  24@a7: the seed's case under rt-app's own default
+#                  calibration, on CPU0, an A7 at 1.4 GHz)
 #   DURATION=3     guest seconds of each rt-app run (on a host shared with
 #                  another QEMU an rt-app run of 24 tasks costs about 10 s
 #                  of wall time a guest second, and its trace as much again)
@@ -34,7 +39,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
-iter=${ITER:-10} tasks=${TASKS:-24,8} duration=${DURATION:-3} hb=${HB_LOOPS:-5}
+iter=${ITER:-10} tasks=${TASKS:-24,8,24@a7} duration=${DURATION:-3} hb=${HB_LOOPS:-5}
 hbg=${HB_GROUPS:-4} configs=${CONFIGS:-a,b,c} parallel=${PARALLEL:-1}
 
 bad() { echo "bench.sh: $*" >&2; exit 2; }
@@ -42,7 +47,8 @@ for v in iter duration hb hbg; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || bad "${v^^}=${!v}: want a whole number"
 done
 [ "$iter" -ge 1 ] || bad "ITER=$iter: want at least 1"
-[[ $tasks =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || bad "TASKS=$tasks: want task counts like 24,8"
+[[ $tasks =~ ^[1-9][0-9]*(@a15|@a7)?(,[1-9][0-9]*(@a15|@a7)?)*$ ]] ||
+	bad "TASKS=$tasks: want task counts, each calibrated on a15 (the default) or a7, like 24,8,24@a7"
 [[ $configs =~ ^[abc](,[abc])*$ ]] || bad "CONFIGS=$configs: want some of a,b,c, e.g. a,b,c"
 [[ $parallel =~ ^[01]$ ]] || bad "PARALLEL=$parallel: want 0 or 1"
 
@@ -163,7 +169,7 @@ wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 echo "host: load $(cut -d' ' -f1-3 /proc/loadavg) at the end; wall time of the boots $wall s" >>"$out/info.txt"
 
 rc=0
-python3 "$top/scripts/bench-report.py" --em "$out/em.json" "$out" "${logs[@]}" |
+python3 "$top/scripts/bench-report.py" --em "$out/em.json" --idle "$build/vxu4.dtb" "$out" "${logs[@]}" |
 	tee "$out/report.txt" || rc=$?
 how="at once"
 [ "$parallel" = 1 ] || how="one after the other"

@@ -15,17 +15,24 @@
  *  - a "linux,virt-cluster-power-meter" per cluster (labelled after its
  *    core, e.g. "a15") and a "linux,virt-cpu-speed" node, the emulated
  *    hardware that makes the vCPUs as slow and as power-hungry as the
- *    board's.
+ *    board's;
+ *  - with an IDLE_MODEL (tools/power/eas/idle-power-fit --dtb-model), each
+ *    meter's "idle-power-microwatt": per OPP of its cluster, <kHz
+ *    leakage-uW wfi-uW>, leakage A * exp(B * V) and the power of one CPU
+ *    in WFI C * V^2 * f at the OPP's voltage V (opp-microvolt) and
+ *    frequency f (MHz), from the line of the model whose cluster is the
+ *    meter's label ("a15 A_uW B_per_volt C_uW_per_MHz_V2").
  *
  * QEMU's reg values (the MPIDRs 0..n-1), enable-method, interrupt
  * controller, timer and devices are kept: they are what the vCPUs are.
  *
- * Usage: vxu4-dtb QEMU.dtb BOARD.dtb OUT.dtb
+ * Usage: vxu4-dtb QEMU.dtb BOARD.dtb OUT.dtb [IDLE_MODEL]
  * Exit: 0 written, 2 bad input (nothing written).
  */
 
 #include <errno.h>
 #include <libfdt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,7 +43,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define EXTRA_SPACE	(64 * 1024)
 
-static const char *qemu_path, *board_path;
+static const char *qemu_path, *board_path, *model_path;
 
 static void __noreturn __printf(1, 2) die(const char *fmt, ...)
 {
@@ -242,6 +249,87 @@ static unsigned int new_phandle(void *fdt)
 }
 
 /*
+ * The meter's "idle-power-microwatt" from the IDLE_MODEL line of @label,
+ * for the OPP table the board CPU @bcpu uses. No line: no property (the
+ * meter then counts no idle power).
+ */
+static void add_idle_power(void *q, int off, const char *label, const void *b,
+			   int bcpu)
+{
+	char name[32];
+	double a, k, c;
+	uint32_t cells[3 * 64];
+	int n = 0, found = 0, line = 0, table, opp, i, j;
+	FILE *f;
+
+	if (!model_path)
+		return;
+	f = fopen(model_path, "r");
+	if (!f)
+		die("%s: cannot read: %s; make it with tools/power/eas/idle-power-fit --dtb-model",
+		    model_path, strerror(errno));
+	for (;;) {
+		int r = fscanf(f, "%31s %lf %lf %lf", name, &a, &k, &c);
+
+		if (r == EOF)
+			break;
+		line++;
+		if (r != 4 || a < 0 || k < 0 || c < 0)
+			die("%s: line %d: want 'CLUSTER A_uW B_per_volt C_uW_per_MHz_V2', all >= 0",
+			    model_path, line);
+		if (!strcmp(name, label)) {
+			found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	if (!found)
+		die("%s: no line for cluster %s: add its fit (tools/power/eas/idle-power-fit)",
+		    model_path, label);
+
+	table = fdt_node_offset_by_phandle(b, get_u32(b, board_path, bcpu,
+						      "operating-points-v2"));
+	fdt_for_each_subnode(opp, b, table) {
+		const fdt64_t *hz = fdt_getprop(b, opp, "opp-hz", &i);
+		const fdt32_t *uv;
+		double mhz, v;
+		int len;
+
+		if (!hz || i < (int)sizeof(*hz))
+			continue;
+		uv = fdt_getprop(b, opp, "opp-microvolt", &len);
+		if (!uv || len < (int)sizeof(*uv))
+			die("%s: %s: no opp-microvolt: the leakage needs each OPP's voltage",
+			    board_path, fdt_get_name(b, opp, NULL));
+		if (n == (int)ARRAY_SIZE(cells))
+			die("%s: more than %zu OPPs in a table", board_path,
+			    ARRAY_SIZE(cells) / 3);
+		mhz = fdt64_to_cpu(*hz) / 1e6;
+		v = fdt32_to_cpu(*uv) / 1e6;
+		cells[n] = (uint32_t)(mhz * 1000 + 0.5);
+		cells[n + 1] = (uint32_t)(a * exp(k * v) + 0.5);
+		cells[n + 2] = (uint32_t)(c * v * v * mhz + 0.5);
+		n += 3;
+	}
+	if (!n)
+		die("%s: the OPP table of %s has no opp-hz", board_path,
+		    fdt_get_name(b, bcpu, NULL));
+	/* Ascending frequency (a few entries: insertion sort). */
+	for (i = 3; i < n; i += 3)
+		for (j = i; j > 0 && cells[j - 3] > cells[j]; j -= 3) {
+			uint32_t t[3];
+
+			memcpy(t, &cells[j - 3], sizeof(t));
+			memcpy(&cells[j - 3], &cells[j], sizeof(t));
+			memcpy(&cells[j], t, sizeof(t));
+		}
+	for (i = 0; i < n; i++)
+		cells[i] = cpu_to_fdt32(cells[i]);
+	check(fdt_setprop(q, off, "idle-power-microwatt", cells,
+			  n * sizeof(cells[0])), "set a meter's idle power");
+}
+
+/*
  * A power meter for cluster @n, whose clock is @clk_ph, labelled after the
  * core of its first board CPU @bcpu ("arm,cortex-a15" gives "a15").
  */
@@ -268,6 +356,7 @@ static void add_power_meter(void *q, int n, unsigned int clk_ph,
 	check(fdt_setprop_string(q, off, "label", label), "set a meter label");
 	check(fdt_setprop_u32(q, off, "static-power-microwatt", 0),
 	      "set a meter static power");
+	add_idle_power(q, off, label, b, bcpu);
 }
 
 static void write_dtb(const char *path, void *fdt)
@@ -294,12 +383,14 @@ int main(int argc, char **argv)
 	char buf[256];
 	void *q, *b;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s QEMU.dtb BOARD.dtb OUT.dtb\n", argv[0]);
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: %s QEMU.dtb BOARD.dtb OUT.dtb [IDLE_MODEL]\n",
+			argv[0]);
 		return 2;
 	}
 	qemu_path = argv[1];
 	board_path = argv[2];
+	model_path = argc == 5 ? argv[4] : NULL;
 	q = load_dtb(qemu_path, EXTRA_SPACE);
 	b = load_dtb(board_path, 0);
 

@@ -3,17 +3,27 @@
  * Power meter of a CPU cluster of a virtual board
  *
  * The Odroid-XU3 measures its A15 and A7 rails with INA231 sensors; the
- * virtual Odroid-XU4 has one of these meters per cluster instead. Its
- * energy is the cluster's Energy Model power at the OPP the cluster clock
- * runs at, for each CPU of the cluster, times that CPU's busy time, plus
- * a static power over all the time:
+ * virtual Odroid-XU4 has one of these meters per cluster instead. A rail
+ * carries the cluster's leakage, paid whenever the cluster is powered
+ * (the XU4 has no cluster power-down: WFI only), the clock power of each
+ * powered CPU even in WFI, and the dynamic power of the busy CPUs:
  *
- *	E += sum over the cluster's CPUs of P_EM(f) * busy_cpu + P_static * t
+ *	E += (P_leak(V) + n_online * P_wfi(f, V) + P_static) * t
+ *	   + sum over the cluster's CPUs of P_EM(f) * busy_cpu
  *
- * P_EM(f) in uW comes from the CPUs' perf domain (em_cpu_get()), f from
- * the cluster clock (the "clocks" of the meter's DT node), busy time from
- * the kernel's idle accounting (get_cpu_idle_time_us()), P_static from
- * the "static-power-microwatt" DT property (default 0). The energy is
+ * f is the rate of the cluster clock (the "clocks" of the meter's DT
+ * node), V the voltage of its OPP. P_leak and P_wfi come per OPP from the
+ * "idle-power-microwatt" DT property, which the board's DTB tool computes
+ * from published Odroid-XU3 measurements (see
+ * Documentation/admin-guide/odroid-eas.rst: P_leak = A * exp(B * V),
+ * P_wfi = C * V^2 * f, fitted to the A15 rail's idle power of the
+ * Powmon data set and to the A7 model of the same group); absent, both
+ * are 0. P_EM(f) in uW comes from the CPUs' perf domain (em_cpu_get()),
+ * busy time from the kernel's idle accounting (get_cpu_idle_time_us()),
+ * P_static from the "static-power-microwatt" DT property (default 0),
+ * n_online is the number of online CPUs of the cluster. With the module
+ * parameter model=em, P_leak and P_wfi count as 0: the EM's dynamic power
+ * only, as the kernel's Energy Model sees the cluster. The energy is
  * integrated at each rate change of the clock and at each read, so it is
  * exact for piecewise-constant frequency.
  *
@@ -32,12 +42,31 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/mod_devicetable.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/tick.h>
+
+static char *model = "full";
+module_param(model, charp, 0444);
+MODULE_PARM_DESC(model,
+		 "full: leakage, WFI and EM dynamic power (default); em: the EM's dynamic power only");
+
+/**
+ * struct vcpm_idle - the cluster's idle power at one OPP
+ * @khz: the OPP's frequency, kHz
+ * @leak_uw: leakage of the cluster at the OPP's voltage, uW
+ * @wfi_uw: power of one CPU in WFI at the OPP, uW
+ */
+struct vcpm_idle {
+	u32 khz;
+	u32 leak_uw;
+	u32 wfi_uw;
+};
 
 /**
  * struct vcpm - a cluster power meter
@@ -47,6 +76,8 @@
  * @cpus: the CPUs clocked by @clk
  * @label: name of the rail
  * @static_uw: static power, uW
+ * @idle: idle power per OPP, ascending frequency; NULL with model=em
+ * @nr_idle: entries of @idle
  * @lock: serialises integration and reads
  * @khz: the rate @clk runs at since @last_us, kHz
  * @last_us: time of the last integration, us (ktime_get())
@@ -63,6 +94,8 @@ struct vcpm {
 	cpumask_t cpus;
 	const char *label;
 	u32 static_uw;
+	struct vcpm_idle *idle;
+	int nr_idle;
 	struct mutex lock;	/* serialises integration and reads */
 	unsigned long khz;
 	u64 last_us;
@@ -99,11 +132,28 @@ static unsigned long vcpm_em_power(struct vcpm *pm, unsigned long khz)
 	return uw;
 }
 
+/*
+ * Idle power of the cluster at @khz, uW: leakage plus @n CPUs in WFI, at
+ * the lowest OPP at or above @khz (the EM's rule).
+ */
+static u64 vcpm_idle_power(struct vcpm *pm, unsigned long khz, unsigned int n)
+{
+	int i;
+
+	if (!pm->nr_idle)
+		return 0;
+	for (i = 0; i < pm->nr_idle - 1; i++)
+		if (pm->idle[i].khz >= khz)
+			break;
+	return pm->idle[i].leak_uw + (u64)n * pm->idle[i].wfi_uw;
+}
+
 /* Add the energy since the last integration, at the rate @pm->khz. */
 static void vcpm_integrate(struct vcpm *pm)
 {
 	unsigned long uw = vcpm_em_power(pm, pm->khz);
 	u64 now_us = ktime_to_us(ktime_get());
+	u64 base_uw;
 	int cpu;
 
 	for_each_cpu(cpu, &pm->cpus) {
@@ -114,7 +164,10 @@ static void vcpm_integrate(struct vcpm *pm)
 			pm->energy_pj += (u64)uw * (busy - pm->busy_us[cpu]);
 		pm->busy_us[cpu] = busy;
 	}
-	pm->energy_pj += (u64)pm->static_uw * (now_us - pm->last_us);
+	base_uw = pm->static_uw +
+		  vcpm_idle_power(pm, pm->khz,
+				  cpumask_weight_and(&pm->cpus, cpu_online_mask));
+	pm->energy_pj += base_uw * (now_us - pm->last_us);
 	pm->last_us = now_us;
 }
 
@@ -187,6 +240,50 @@ static const struct hwmon_chip_info vcpm_chip_info = {
 	.info = vcpm_info,
 };
 
+/*
+ * The "idle-power-microwatt" triplets <kHz leakage-uW wfi-uW>, one per OPP
+ * of the cluster in ascending frequency; none: no idle power.
+ */
+static int vcpm_parse_idle(struct vcpm *pm, struct device_node *np)
+{
+	int n = of_property_count_u32_elems(np, "idle-power-microwatt");
+	u32 *v;
+	int i, ret;
+
+	if (n == -EINVAL)
+		return 0;
+	if (n <= 0 || n % 3)
+		return dev_err_probe(pm->dev, -EINVAL,
+				     "%pOF: idle-power-microwatt wants <kHz leakage-uW wfi-uW> triplets\n",
+				     np);
+	v = kcalloc(n, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	ret = of_property_read_u32_array(np, "idle-power-microwatt", v, n);
+	if (ret)
+		goto out;
+	pm->idle = devm_kcalloc(pm->dev, n / 3, sizeof(*pm->idle), GFP_KERNEL);
+	if (!pm->idle) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n / 3; i++) {
+		pm->idle[i].khz = v[3 * i];
+		pm->idle[i].leak_uw = v[3 * i + 1];
+		pm->idle[i].wfi_uw = v[3 * i + 2];
+		if (i && pm->idle[i].khz <= pm->idle[i - 1].khz) {
+			ret = dev_err_probe(pm->dev, -EINVAL,
+					    "%pOF: idle-power-microwatt: frequencies must ascend (%u kHz after %u kHz)\n",
+					    np, pm->idle[i].khz, pm->idle[i - 1].khz);
+			goto out;
+		}
+	}
+	pm->nr_idle = n / 3;
+out:
+	kfree(v);
+	return ret;
+}
+
 /* The CPUs whose DT "clocks" is the meter's clock. */
 static int vcpm_find_cpus(struct vcpm *pm, struct device_node *np)
 {
@@ -245,6 +342,13 @@ static int vcpm_probe(struct platform_device *pdev)
 	if (of_property_read_string(np, "label", &pm->label))
 		pm->label = dev_name(dev);
 	of_property_read_u32(np, "static-power-microwatt", &pm->static_uw);
+	if (strcmp(model, "em")) {
+		if (strcmp(model, "full"))
+			dev_warn(dev, "model=%s: want full or em; using full\n", model);
+		ret = vcpm_parse_idle(pm, np);
+		if (ret)
+			return ret;
+	}
 
 	pm->khz = clk_get_rate(pm->clk) / 1000;
 	pm->last_us = ktime_to_us(ktime_get());
@@ -269,8 +373,16 @@ static int vcpm_probe(struct platform_device *pdev)
 	if (IS_ERR(hwmon))
 		return PTR_ERR(hwmon);
 
-	dev_info(dev, "%s: CPUs %*pbl, static %u uW\n", pm->label,
-		 cpumask_pr_args(&pm->cpus), pm->static_uw);
+	if (pm->nr_idle)
+		dev_info(dev, "%s: CPUs %*pbl, static %u uW, leakage %u-%u uW and WFI %u-%u uW a CPU over %d OPPs\n",
+			 pm->label, cpumask_pr_args(&pm->cpus), pm->static_uw,
+			 pm->idle[0].leak_uw, pm->idle[pm->nr_idle - 1].leak_uw,
+			 pm->idle[0].wfi_uw, pm->idle[pm->nr_idle - 1].wfi_uw,
+			 pm->nr_idle);
+	else
+		dev_info(dev, "%s: CPUs %*pbl, static %u uW, no leakage or WFI power (%s)\n",
+			 pm->label, cpumask_pr_args(&pm->cpus), pm->static_uw,
+			 strcmp(model, "em") ? "no idle-power-microwatt" : "model=em");
 	return 0;
 }
 

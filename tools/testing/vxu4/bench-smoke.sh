@@ -125,7 +125,7 @@ esac
 eas_em=$top/tools/power/eas/eas-em dtb=$top/build/vxu4.dtb
 em=()
 if [ -x "$eas_em" ] && [ -f "$dtb" ] && "$eas_em" compute --json "$dtb" >"$out/em.json" 2>/dev/null; then
-	em=(--em "$out/em.json")
+	em=(--em "$out/em.json" --idle "$dtb")
 fi
 # A 2 s run of 4 tasks has many idle entries for its busy time: the trace's
 # idle edges and the kernel's idle accounting (the meters') differ by up to
