@@ -9,8 +9,10 @@
 # The meters' 64-bit energy1_input is checked here too: both meters of this
 # boot's DTB (build/vxu4-noem-wrap.dtb) get a static part of 4 kW, so
 # their count passes 2^32 uJ 1.1 s after probe; it must stay positive,
-# never decrease, and add static power x time (the whole model here: no
-# EM, so no dynamic part) within 1%.
+# never decrease, and add static power x time within 1%. The meters run
+# EM-only here (virt_cluster_power.model=em: no leakage, no WFI power; with
+# no EM, no dynamic power either), so static power x time is their whole
+# model; the check's first boot covers the full model (physics-test.sh).
 #
 # Usage: noem-test.sh [CONSOLE_LOG]  (with a log: no boot, only assert)
 
@@ -36,6 +38,7 @@ else
 	done
 	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot \
 		vxu4.mode=check vxu4.physics=0 vxu4.meter_wrap=1 vxu4.eas_timeout=10 \
+		virt_cluster_power.model=em \
 		kunit.enable=1 kunit.filter_glob='energy_model_cpu_mask*' >/dev/null
 	echo "(console log: build/noem-test.log)"
 fi
@@ -78,6 +81,16 @@ fi
 for p in policy0 policy4; do
 	g=$(at policy | grep "^$p " | tr ' ' '\n' | sed -n 's/^governor=//p')
 	if [ "$g" = schedutil ]; then ok "$p still runs schedutil"; else nok "$p still runs schedutil" "governor=$g"; fi
+done
+
+# --- the meters' EM-only knob: both say so at probe
+for label in a7 a15; do
+	l=$(echo "$dm" | grep "virt-cluster-power.*: $label: ")
+	if echo "$l" | grep -q "no leakage or WFI power (model=em)"; then
+		ok "meter $label: model=em counts no leakage or WFI power (the kernel: ${l#*: })"
+	else
+		nok "meter $label: model=em counts no leakage or WFI power" "kernel: ${l:-nothing}"
+	fi
 done
 
 # --- the meters' energy1_input beyond 2^32 uJ (hwmon_energy64)
