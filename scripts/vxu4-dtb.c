@@ -258,7 +258,7 @@ static void add_idle_power(void *q, int off, const char *label, const void *b,
 {
 	char name[32];
 	double a, k, c;
-	uint32_t cells[3 * 64];
+	unsigned int cells[3 * 64];
 	int n = 0, found = 0, line = 0, table, opp, i, j;
 	FILE *f;
 
@@ -306,9 +306,9 @@ static void add_idle_power(void *q, int off, const char *label, const void *b,
 			    ARRAY_SIZE(cells) / 3);
 		mhz = fdt64_to_cpu(*hz) / 1e6;
 		v = fdt32_to_cpu(*uv) / 1e6;
-		cells[n] = (uint32_t)(mhz * 1000 + 0.5);
-		cells[n + 1] = (uint32_t)(a * exp(k * v) + 0.5);
-		cells[n + 2] = (uint32_t)(c * v * v * mhz + 0.5);
+		cells[n] = (unsigned int)(mhz * 1000 + 0.5);
+		cells[n + 1] = (unsigned int)(a * exp(k * v) + 0.5);
+		cells[n + 2] = (unsigned int)(c * v * v * mhz + 0.5);
 		n += 3;
 	}
 	if (!n)
@@ -317,7 +317,7 @@ static void add_idle_power(void *q, int off, const char *label, const void *b,
 	/* Ascending frequency (a few entries: insertion sort). */
 	for (i = 3; i < n; i += 3)
 		for (j = i; j > 0 && cells[j - 3] > cells[j]; j -= 3) {
-			uint32_t t[3];
+			unsigned int t[3];
 
 			memcpy(t, &cells[j - 3], sizeof(t));
 			memcpy(&cells[j - 3], &cells[j], sizeof(t));
