@@ -8,6 +8,9 @@
 #   make check-physics  time dilation, util invariance and power meters alone (REPS=1)
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
+#   make series   the patch series as git format-patch output in build/series/out
+#   make series-check  git am of it on the pristine tree, checkpatch --strict each
+#   make series-build  that, then the zImage built at every patch (bisectable)
 #
 # Build products live in build/ (git-ignored).
 
@@ -21,7 +24,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics bench odroid deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -95,6 +98,16 @@ bench: vxu4 initramfs tools
 
 odroid: kernel
 	@scripts/odroid.sh
+
+# The series as kernel people take it: git format-patch output in
+# build/series/out (series), checked with git am and checkpatch
+# (series-check), built at every patch (series-build).
+series: deps
+	@scripts/series.sh export
+series-check: deps
+	@scripts/series.sh check
+series-build: kernel
+	@scripts/series.sh build
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/vxu4.dtb $(BUILD)/qemu-virt.dtb \

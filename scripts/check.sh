@@ -4,7 +4,9 @@
 # make check: every test, then one closing line "N passed, N failed".
 #
 #   1. host tests of the EM tool (tools/power/eas)
-#   2. static checks: checkpatch --strict on our C files and patches
+#   2. static checks: checkpatch --strict on our C files and patches; the
+#      series exported (git format-patch), applied with git am to the
+#      pristine tree, each patch checkpatch --strict clean
 #   3. the system test: boot the virtual XU4 and compare what the kernel
 #      built with what the host tool computes from the XU4 DTB; nothing
 #      else of ours runs during that boot
@@ -167,6 +169,9 @@ replay() {
 
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
+# The series as git format-patch output: git am on the pristine tree,
+# checkpatch --strict of each patch.
+suite "series (git am, checkpatch)" scripts/series.sh check
 # The first boot, on a quiet host (nothing else of ours runs): the system
 # test, the physics, the bench smoke run and the KUnit suites.
 suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh

@@ -15,6 +15,7 @@ pkgs=(
 	device-tree-compiler libfdt-dev	# dtc, fdtget and libfdt for our tools
 	qemu-system-arm			# the virtual board
 	python3				# JSON checks in the tests
+	python3-ply python3-git		# checkpatch's SPDX check (scripts/spdxcheck.py)
 	qemu-user-static file		# eas-em's cross build, run in its tests
 	gnuplot-nox			# eas-em plot
 )

@@ -21,7 +21,8 @@ ktar=${KTAR:-/usr/src/linux-source-6.12.tar.xz}
 ksrc=$build/linux-source-6.12
 kobj=$build/obj
 jobs=${JOBS:-$(($(nproc) + 1))}
-fragments="$top/arch/arm/configs/eas.config $top/arch/arm/configs/vxu4.config"
+# The config fragments come with the series (patches 0001 and 0010).
+fragments="$ksrc/arch/arm/configs/eas.config $ksrc/arch/arm/configs/vxu4.config"
 # Everything in these folders is laid over the kernel tree, file by file.
 overlay_dirs="arch drivers include kernel Documentation"
 
@@ -45,8 +46,15 @@ unpack() {
 	touch "$ksrc/.unpacked"
 }
 
+# Lay our files over the tree; remove from it those of ours that left our
+# tree since the last run (build/overlay.files lists what was laid).
 overlay() {
-	local d
+	local d f list=$build/overlay.files
+	(cd "$top" && find $overlay_dirs -type f 2>/dev/null | sort) >"$list.new"
+	if [ -f "$list" ]; then
+		comm -23 "$list" "$list.new" | while read -r f; do rm -f "$ksrc/$f"; done
+	fi
+	mv "$list.new" "$list"
 	for d in $overlay_dirs; do
 		[ -d "$top/$d" ] || continue
 		# -c: only files whose content changed are written (and so rebuilt)
@@ -69,6 +77,13 @@ patches() (
 		QUILT_PATCHES=$applied quilt pop -aqf >/dev/null || die "quilt pop failed in $ksrc; rm -rf build/linux-source-6.12 and retry"
 		rm -rf .pc
 	fi
+	# A file that a patch creates is not in the pristine tree: one there
+	# now is a leftover (a file that moved from our overlay into a patch).
+	local p f
+	while read -r p; do
+		awk 'prev == "--- /dev/null" && /^\+\+\+ b\// { print substr($0, 7) } { prev = $0 }' \
+			"$top/patches/$p"
+	done <"$top/patches/series" | while read -r f; do rm -f "$f"; done
 	say "applying patches/series ($(grep -c . "$top/patches/series") patches)"
 	if ! quilt push -aq >"$build/quilt.log" 2>&1; then
 		cat "$build/quilt.log" >&2

@@ -31,8 +31,15 @@
  *	energy1_input	uJ, since boot (probe); a 64-bit count (hwmon_energy64):
  *			a 32-bit kernel's long would wrap it after 2^31 uJ
  *			(2147 J, about 24 minutes of a busy A15 cluster)
- *	power1_input	uW, mean since the previous read of power1_input
+ *	power1_average	uW, mean over the last complete averaging interval
+ *			(the mean since probe until one is complete); reads
+ *			do not change it, as in drivers/hwmon/acpi_power_meter.c;
+ *			a long, so it saturates at LONG_MAX (2147 W on 32 bits)
+ *	power1_average_interval	ms, 10 to 60000 (default 1000), writable
  *	power1_label	the DT "label", e.g. "a15"
+ * The averaging intervals are timed by a deferrable delayed work: an idle
+ * board is not woken for them, and an interval then ends at the first
+ * tick after its time, its mean taken over its actual length.
  */
 
 #include <linux/clk.h>
@@ -50,6 +57,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tick.h>
+#include <linux/workqueue.h>
 
 static char *model = "full";
 module_param(model, charp, 0444);
@@ -83,8 +91,11 @@ struct vcpm_idle {
  * @last_us: time of the last integration, us (ktime_get())
  * @busy_us: busy time of each CPU at @last_us, us
  * @energy_pj: energy since probe, pJ (uW * us)
- * @avg_us: time of the last power1_input read, us
+ * @avg_work: ends an averaging interval
+ * @avg_ms: averaging interval, ms
+ * @avg_us: start of the current averaging interval, us
  * @avg_pj: @energy_pj at @avg_us
+ * @avg_uw: mean power of the last complete interval, uW; -1: none yet
  * @no_em: the CPUs had no Energy Model at some integration
  */
 struct vcpm {
@@ -101,8 +112,11 @@ struct vcpm {
 	u64 last_us;
 	u64 *busy_us;
 	u64 energy_pj;
+	struct delayed_work avg_work;
+	u32 avg_ms;
 	u64 avg_us;
 	u64 avg_pj;
+	s64 avg_uw;
 	bool no_em;
 };
 
@@ -187,9 +201,37 @@ static int vcpm_rate_change(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_OK;
 }
 
+/* End an averaging interval: its mean power, and start the next. */
+static void vcpm_avg_work(struct work_struct *work)
+{
+	struct vcpm *pm = container_of(to_delayed_work(work), struct vcpm,
+				       avg_work);
+	u64 dt;
+
+	mutex_lock(&pm->lock);
+	vcpm_integrate(pm);
+	dt = pm->last_us - pm->avg_us;
+	if (dt) {
+		pm->avg_uw = div64_u64(pm->energy_pj - pm->avg_pj, dt);
+		pm->avg_us = pm->last_us;
+		pm->avg_pj = pm->energy_pj;
+	}
+	schedule_delayed_work(&pm->avg_work, msecs_to_jiffies(pm->avg_ms));
+	mutex_unlock(&pm->lock);
+}
+
+static void vcpm_avg_stop(void *data)
+{
+	struct vcpm *pm = data;
+
+	cancel_delayed_work_sync(&pm->avg_work);
+}
+
 static umode_t vcpm_is_visible(const void *data, enum hwmon_sensor_types type,
 			       u32 attr, int channel)
 {
+	if (type == hwmon_power && attr == hwmon_power_average_interval)
+		return 0644;
 	return 0444;
 }
 
@@ -203,13 +245,31 @@ static int vcpm_read(struct device *dev, enum hwmon_sensor_types type,
 	if (type == hwmon_energy64) {
 		/* hwmon_energy64 passes an s64 as a long * (hwmon-kernel-api.rst) */
 		*(s64 *)val = div_u64(pm->energy_pj, 1000000);
+	} else if (attr == hwmon_power_average_interval) {
+		*val = pm->avg_ms;
 	} else {
 		u64 dt = pm->last_us - pm->avg_us;
+		u64 uw = pm->avg_uw;
 
-		*val = dt ? div64_u64(pm->energy_pj - pm->avg_pj, dt) : 0;
-		pm->avg_us = pm->last_us;
-		pm->avg_pj = pm->energy_pj;
+		if (pm->avg_uw < 0)
+			uw = dt ? div64_u64(pm->energy_pj - pm->avg_pj, dt) : 0;
+		/* a long: 2147 W at most on 32-bit kernels; saturate, never wrap */
+		*val = min_t(u64, uw, LONG_MAX);
 	}
+	mutex_unlock(&pm->lock);
+	return 0;
+}
+
+static int vcpm_write(struct device *dev, enum hwmon_sensor_types type,
+		      u32 attr, int channel, long val)
+{
+	struct vcpm *pm = dev_get_drvdata(dev);
+
+	if (type != hwmon_power || attr != hwmon_power_average_interval)
+		return -EOPNOTSUPP;
+	mutex_lock(&pm->lock);
+	pm->avg_ms = clamp_val(val, 10, 60000);
+	mod_delayed_work(system_wq, &pm->avg_work, msecs_to_jiffies(pm->avg_ms));
 	mutex_unlock(&pm->lock);
 	return 0;
 }
@@ -227,10 +287,12 @@ static const struct hwmon_ops vcpm_hwmon_ops = {
 	.is_visible = vcpm_is_visible,
 	.read = vcpm_read,
 	.read_string = vcpm_read_string,
+	.write = vcpm_write,
 };
 
 static const struct hwmon_channel_info * const vcpm_info[] = {
-	HWMON_CHANNEL_INFO(power, HWMON_P_INPUT | HWMON_P_LABEL),
+	HWMON_CHANNEL_INFO(power, HWMON_P_AVERAGE | HWMON_P_AVERAGE_INTERVAL |
+			   HWMON_P_LABEL),
 	HWMON_CHANNEL_INFO(energy64, HWMON_E_INPUT),
 	NULL
 };
@@ -353,6 +415,8 @@ static int vcpm_probe(struct platform_device *pdev)
 	pm->khz = clk_get_rate(pm->clk) / 1000;
 	pm->last_us = ktime_to_us(ktime_get());
 	pm->avg_us = pm->last_us;
+	pm->avg_ms = 1000;
+	pm->avg_uw = -1;
 	for_each_cpu(cpu, &pm->cpus) {
 		u64 wall, idle = get_cpu_idle_time_us(cpu, &wall);
 
@@ -366,6 +430,12 @@ static int vcpm_probe(struct platform_device *pdev)
 	ret = devm_clk_notifier_register(dev, pm->clk, &pm->nb);
 	if (ret)
 		return dev_err_probe(dev, ret, "cannot follow the clock's rate\n");
+
+	INIT_DEFERRABLE_WORK(&pm->avg_work, vcpm_avg_work);
+	ret = devm_add_action(dev, vcpm_avg_stop, pm);
+	if (ret)
+		return ret;
+	schedule_delayed_work(&pm->avg_work, msecs_to_jiffies(pm->avg_ms));
 
 	platform_set_drvdata(pdev, pm);
 	hwmon = devm_hwmon_device_register_with_info(dev, "cluster_power", pm,

@@ -123,4 +123,23 @@ for label in $(echo "$win" | value label | distinct); do
 		"$want" "$de" 1
 done
 [ -n "$win" ] || nok "the meters' energy over a window beyond 2^32 uJ" "no @wrap_window lines in $log"
+
+# --- power1_average: the mean over its interval, which reads do not reset
+avg=$(at wrap_average)
+for label in $(echo "$avg" | value label | distinct); do
+	line=$(echo "$avg" | grep -E "(^| )label=$label( |$)")
+	a=$(echo "$line" | value first) b=$(echo "$line" | value second)
+	expect "meter $label: power1_average_interval reads back 60000 ms" 60000 "$(echo "$line" | value interval_ms)"
+	expect "meter $label: power1_average_interval clamps 5 ms to 10 ms" 10 "$(echo "$line" | value clamped_ms)"
+	# 4 kW does not fit the long that hwmon hands power in (2^31 - 1 uW on
+	# this 32-bit kernel): the mean must saturate there, not wrap.
+	expect "meter $label: power1_average of a 4 kW mean saturates at the 32-bit long's 2147483647 uW" \
+		2147483647 "$a"
+	if [ -n "$a" ] && [ "$a" = "$b" ]; then
+		ok "meter $label: a second read of power1_average 200 ms later, in the same interval, gives the same mean ($a uW): reads do not reset it"
+	else
+		nok "meter $label: a second read of power1_average gives the same mean" "first $a, second $b uW"
+	fi
+done
+[ -n "$avg" ] || nok "the meters' power1_average was read" "no @wrap_average lines in $log"
 finish

@@ -171,6 +171,21 @@ for run in $(echo "$met" | value run | distinct); do
 	done < <(echo "$met" | grep -E "(^| )run=$run( |$)")
 done
 
+# --- power1_average: the mean of its last complete interval, all 4 A15s
+# busy, (P_leak + 4 * P_wfi + 4 * P) within 1%; a second read the same
+# (reads do not reset it).
+while read -r line; do
+	khz=$(echo "$line" | value khz)
+	a=$(echo "$line" | value first) b=$(echo "$line" | value second)
+	idle=0
+	[ "$meter_model" = em ] || idle=$(idle_power a15 "$khz" 4)
+	p=$(power 4 "$khz")
+	within "meter a15: power1_average over 200 ms, its 4 CPUs busy at $khz kHz, is leakage + 4 WFI ($idle uW) + 4 * P ($p uW)" \
+		"$((idle + 4 * p))" "$a" 1
+	expect "meter a15: power1_average read again 200 ms later, in the same interval: reads do not reset it" "$a" "$b"
+done < <(at average)
+[ -n "$(at average)" ] || nok "the guest read power1_average" "no @average line in $log"
+
 # --- what the CPU speed emulation did, per CPU, over the whole boot
 at speed | while read -r line; do
 	v() { echo "$line" | value "$1"; }

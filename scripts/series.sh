@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The series as kernel people take it: git format-patch output, made from
+# this tree's sources of truth (patches/series, and the files of our tree
+# that patches/files assigns to each patch), applied with git am to a clean
+# tree, checked with checkpatch.
+#
+#   series.sh export  build/series/git: Debian's pristine linux-source
+#                     tree committed as the base, one commit a patch; the
+#                     patches in build/series/out (git format-patch)
+#   series.sh check   export, then git am on a fresh worktree of the base
+#                     and checkpatch --strict of each patch: one "ok" or
+#                     "not ok" line each, then "series: N passed, N failed"
+#   series.sh build   check, then build the zImage at every patch of the
+#                     git-am tree (bisectable; build/series/obj, ccache)
+#
+# Exit: 0 ok, 1 a check failed, 2 bad input (a file in no patch or in two,
+# a missing file, a patch that does not apply).
+
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+ktar=${KTAR:-/usr/src/linux-source-6.12.tar.xz}
+dir=$build/series
+repo=$dir/git
+out=$dir/out
+am=$dir/am
+overlay_dirs="arch drivers include kernel Documentation"
+
+die() { echo "series.sh: $*" >&2; exit 2; }
+say() { printf '==> %s\n' "$*"; }
+
+# The base: the pristine Debian tree, committed once.
+base() {
+	[ -f "$repo/.git/base-done" ] && return 0
+	[ -f "$ktar" ] || die "$ktar is missing: install Debian's linux-source-6.12 package (make deps)"
+	say "series: committing the pristine $(basename "$ktar") as the base (about 2 min, once)"
+	rm -rf "$repo"
+	mkdir -p "$repo"
+	tar -C "$repo" --strip-components=1 -xf "$ktar" || die "cannot unpack $ktar"
+	(
+		# -f: Debian's .gitignore ignores everything at the top level.
+		cd "$repo" && git init -q && git add -f -A &&
+		GIT_AUTHOR_NAME=Debian GIT_AUTHOR_EMAIL=debian-kernel@lists.debian.org \
+		GIT_COMMITTER_NAME=Debian GIT_COMMITTER_EMAIL=debian-kernel@lists.debian.org \
+		git commit -q -m "Linux $(make -s kernelversion) (Debian linux-source-6.12)" &&
+		git tag -f base >/dev/null
+	) || die "cannot commit the base in $repo"
+	touch "$repo/.git/base-done"
+}
+
+# Every file of our overlay is in exactly one patch of patches/files.
+manifest_ok() {
+	local f n
+	while read -r f; do
+		n=$(grep -v '^#' "$top/patches/files" | tr ' ' '\n' | grep -cxF "$f")
+		[ "$n" = 1 ] || die "$f is in $n patches of patches/files: put it in exactly one"
+	done < <(cd "$top" && git ls-files $overlay_dirs)
+	while read -r f; do
+		[ -f "$top/$f" ] || die "patches/files lists $f, which is not in the tree"
+	done < <(grep -v '^#' "$top/patches/files" | cut -d: -f2- | tr ' ' '\n' | grep .)
+	while read -r f; do
+		grep -qxF "$f" "$top/patches/series" || die "patches/files names $f, which is not in patches/series"
+	done < <(grep -v '^#' "$top/patches/files" | cut -d: -f1 | grep .)
+}
+
+# commit PATCH: the patch and its files, as one commit, its message the
+# patch's header (From:, Subject:, the text up to "---").
+commit() {
+	local p=$1 path=$top/patches/$1 from name email subject f
+	from=$(sed -n 's/^From: //p' "$path" | head -1)
+	subject=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' "$path" | head -1)
+	[ -n "$from" ] && [ -n "$subject" ] || die "patches/$p: no From: or Subject: line"
+	name=${from% <*} email=${from##*<} email=${email%>}
+	git apply --index "$path" || die "patches/$p does not apply (git apply)"
+	for f in $(grep "^$p:" "$top/patches/files" | cut -d: -f2-); do
+		mkdir -p "$(dirname "$f")"
+		cp "$top/$f" "$f"
+		git add -f "$f"
+	done
+	{
+		echo "$subject"
+		# The body: after the Subject line, up to the "---" line.
+		awk 'body && /^---$/ { exit } body { print } /^Subject: / { body = 1 }' "$path"
+	} | GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_COMMITTER_NAME=$name \
+		GIT_COMMITTER_EMAIL=$email git commit -q -F - || die "cannot commit patches/$p"
+}
+
+export_series() {
+	manifest_ok
+	base
+	(
+		cd "$repo" || exit 2
+		git checkout -q -f -B series base && git clean -q -fdx || exit 2
+		while read -r p; do
+			[ -n "$p" ] || continue
+			commit "$p"
+		done <"$top/patches/series"
+		rm -rf "$out"
+		git format-patch -q -o "$out" base..series || exit 2
+	) || exit 2
+	say "series: $(ls "$out" | wc -l) patches in ${out#"$top"/} (git format-patch, base: the pristine tree)"
+}
+
+passed=0 failed=0
+ok() { echo "ok - $1"; passed=$((passed + 1)); }
+nok() { echo "not ok - $1"; shift; for l in "$@"; do echo "    $l"; done; failed=$((failed + 1)); }
+
+check() {
+	local p o n
+	export_series
+	git -C "$repo" worktree remove -f "$am" >/dev/null 2>&1
+	rm -rf "$am"
+	git -C "$repo" worktree prune
+	git -C "$repo" worktree add -q -f --detach "$am" base || die "cannot make a worktree of the base"
+	n=$(ls "$out"/*.patch | wc -l)
+	if o=$(cd "$am" && git -c user.name=check -c user.email=check@localhost am -q "$out"/*.patch 2>&1); then
+		ok "git am of the $n patches on the pristine tree ($(git -C "$repo" log -1 --format=%s base))"
+	else
+		nok "git am of the $n patches on the pristine tree" "$o"
+		git -C "$am" am --abort >/dev/null 2>&1
+	fi
+	if [ "$(git -C "$am" rev-parse 'HEAD^{tree}')" = "$(git -C "$repo" rev-parse 'series^{tree}')" ]; then
+		ok "the git-am tree is the exported series' tree"
+	else
+		nok "the git-am tree is the exported series' tree"
+	fi
+	for p in "$out"/*.patch; do
+		# The system python3 (its python3-ply: checkpatch's SPDX check), not a
+		# user's own (pyenv and the like) first in PATH.
+		if o=$(cd "$repo" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict -q --no-summary "$p" 2>&1) &&
+		   [ -z "$o" ]; then
+			ok "checkpatch --strict ${p##*/}"
+		else
+			nok "checkpatch --strict ${p##*/}" "$o"
+		fi
+	done
+}
+
+# Build the zImage at every commit of the git-am tree, incrementally.
+build_each() {
+	local c i=0 obj=$dir/obj cfg=$build/obj/.config
+	[ -f "$cfg" ] || die "$cfg is missing: run 'make kernel' first (its config is the one built)"
+	export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- CCACHE_BASEDIR=$am CCACHE_NOHASHDIR=true
+	mkdir -p "$obj"
+	for c in $(git -C "$am" rev-list --reverse base..HEAD); do
+		i=$((i + 1))
+		git -C "$am" checkout -q "$c"
+		cp "$cfg" "$obj/.config"
+		if o=$(make -s -C "$am" O="$obj" CC="ccache ${CROSS_COMPILE}gcc" olddefconfig 2>&1 &&
+			make -s -C "$am" O="$obj" CC="ccache ${CROSS_COMPILE}gcc" -j"$(($(nproc) + 1))" zImage 2>&1); then
+			ok "patch $i builds: $(git -C "$am" log -1 --format=%s "$c")"
+		else
+			nok "patch $i builds: $(git -C "$am" log -1 --format=%s "$c")" "$(echo "$o" | tail -15)"
+		fi
+	done
+}
+
+case ${1:-} in
+export) export_series ;;
+check) check ;;
+build) check; build_each ;;
+*) echo "usage: series.sh export|check|build" >&2; exit 2 ;;
+esac
+if [ "${1:-}" != export ]; then
+	echo "series: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+fi
