@@ -26,7 +26,10 @@ ktar=${KTAR:-/usr/src/linux-source-6.12.tar.xz}
 dir=$build/series
 repo=$dir/git
 out=$dir/out
-am=$dir/am
+# The git-am tree: named as build/linux-source-6.12, and its objects as
+# build/obj, one level down, so that ccache (base dir: our tree) sees the
+# same relative paths as in the main build and hits for unchanged files.
+am=$dir/linux-source-6.12
 overlay_dirs="arch drivers include kernel Documentation"
 
 die() { echo "series.sh: $*" >&2; exit 2; }
@@ -143,7 +146,8 @@ check() {
 build_each() {
 	local c i=0 obj=$dir/obj cfg=$build/obj/.config
 	[ -f "$cfg" ] || die "$cfg is missing: run 'make kernel' first (its config is the one built)"
-	export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- CCACHE_BASEDIR=$am CCACHE_NOHASHDIR=true
+	export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=true
+	export KBUILD_BUILD_USER=odroid-eas KBUILD_BUILD_HOST=build
 	mkdir -p "$obj"
 	for c in $(git -C "$am" rev-list --reverse base..HEAD); do
 		i=$((i + 1))

@@ -153,4 +153,24 @@ for c in 0 1 2 3 4 5 6 7; do
 	esac
 done
 
+# CPU hotplug: cpu1 and cpu5 offline and online again. A CPU that comes
+# back keeps its topology (patch "ARM: topology: honour the DT cpu-map"):
+# the kernel prints no capacity update and no topology line for it, and
+# its capacity is the one it booted with.
+hp=$(at hotplug)
+if [ -n "$hp" ]; then
+	expect "after cpu1 and cpu5 went offline and online, CPUs online" 0-7 "$(echo "$hp" | value online)"
+	for c in 1 5; do
+		expect "cpu$c capacity after it came back online" \
+			"$(at capacity | sed -n "s/^cpu$c //p")" "$(echo "$hp" | value "capacity$c")"
+		bad=$(at hotplug_dmesg | grep -E "CPU$c: (update cpu_capacity|thread )")
+		if [ -z "$bad" ]; then
+			ok "cpu$c came back online with no capacity update or topology line printed"
+		else
+			nok "cpu$c came back online with no capacity update or topology line printed" "$bad"
+		fi
+	done
+else
+	nok "the guest took cpu1 and cpu5 offline and online" "no @hotplug line in $log"
+fi
 finish
