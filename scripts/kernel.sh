@@ -50,7 +50,9 @@ unpack() {
 # tree since the last run (build/overlay.files lists what was laid).
 overlay() {
 	local d f list=$build/overlay.files
-	(cd "$top" && find $overlay_dirs -type f 2>/dev/null | sort) >"$list.new"
+	(cd "$top" && for d in $overlay_dirs; do
+		if [ -d "$d" ]; then find "$d" -type f; fi
+	done | sort) >"$list.new"
 	if [ -f "$list" ]; then
 		comm -23 "$list" "$list.new" | while read -r f; do rm -f "$ksrc/$f"; done
 	fi
