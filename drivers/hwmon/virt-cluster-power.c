@@ -35,7 +35,8 @@
  *			(the mean since probe until one is complete); reads
  *			do not change it, as in drivers/hwmon/acpi_power_meter.c;
  *			a long, so it saturates at LONG_MAX (2147 W on 32 bits)
- *	power1_average_interval	ms, 10 to 60000 (default 1000), writable
+ *	power1_average_interval	ms, 10 to 60000 (default 1000), writable; a
+ *			write starts a new interval
  *	power1_label	the DT "label", e.g. "a15"
  * The averaging intervals are timed by a deferrable delayed work: an idle
  * board is not woken for them, and an interval then ends at the first
@@ -269,6 +270,10 @@ static int vcpm_write(struct device *dev, enum hwmon_sensor_types type,
 		return -EOPNOTSUPP;
 	mutex_lock(&pm->lock);
 	pm->avg_ms = clamp_val(val, 10, 60000);
+	/* A new interval starts now; the last complete one's mean stays. */
+	vcpm_integrate(pm);
+	pm->avg_us = pm->last_us;
+	pm->avg_pj = pm->energy_pj;
 	mod_delayed_work(system_wq, &pm->avg_work, msecs_to_jiffies(pm->avg_ms));
 	mutex_unlock(&pm->lock);
 	return 0;
