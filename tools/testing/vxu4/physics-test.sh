@@ -173,10 +173,20 @@ done
 
 # --- power1_average: the mean of its last complete interval, all 4 A15s
 # busy, (P_leak + 4 * P_wfi + 4 * P) within 1%; a second read the same
-# (reads do not reset it).
+# (reads do not reset it). First, that the intervals ran while the 4 were
+# busy: from the first write of power1_average_interval to the second.
 while read -r line; do
 	khz=$(echo "$line" | value khz)
 	a=$(echo "$line" | value first) b=$(echo "$line" | value second)
+	set_ns=$(echo "$line" | value set_ns) reset_ns=$(echo "$line" | value reset_ns)
+	from=$(echo "$line" | value busy_from_ns) to=$(echo "$line" | value busy_to_ns)
+	if [ -n "$set_ns" ] && [ -n "$reset_ns" ] && [ -n "$from" ] && [ -n "$to" ] &&
+		[ "$from" -le "$set_ns" ] && [ "$reset_ns" -le "$to" ]; then
+		ok "meter a15: the averaging intervals (from $set_ns to $reset_ns ns) ran while all 4 A15s were busy (from $from to $to ns)"
+	else
+		nok "meter a15: the averaging intervals ran while all 4 A15s were busy" \
+			"intervals from ${set_ns:-?} to ${reset_ns:-?} ns; all 4 busy from ${from:-?} to ${to:-?} ns"
+	fi
 	idle=0
 	[ "$meter_model" = em ] || idle=$(idle_power a15 "$khz" 4)
 	p=$(power 4 "$khz")

@@ -8,8 +8,9 @@
  *	Run N iterations of a fixed integer loop (a fixed amount of work, not
  *	of time). Prints "wall_ns=.. runtime_ns=..".
  *   eas-work [-a START_NS] spin MS [FILE...]
- *	Keep the CPU busy for MS ms of wall time. Prints "wall_ns=..", then
- *	for each FILE (e.g. a meter's energy1_input)
+ *	Keep the CPU busy for MS ms of wall time. Prints "wall_ns=..
+ *	start_ns=.. end_ns=.." (the busy time, and its CLOCK_MONOTONIC
+ *	bounds), then for each FILE (e.g. a meter's energy1_input)
  *	" FILE=BEFORE..AFTER:WINDOW_NS", the number it holds just before and
  *	just after the busy time, and the time between the two reads (from
  *	the middle of one to the middle of the other).
@@ -276,7 +277,9 @@ int main(int argc, char **argv)
 		while (now_ns() < end)
 			work(1000);
 		end = sys_now_ns();
-		printf("wall_ns=%llu", (unsigned long long)(end - t0));
+		printf("wall_ns=%llu start_ns=%llu end_ns=%llu",
+		       (unsigned long long)(end - t0), (unsigned long long)t0,
+		       (unsigned long long)end);
 		for (i = 0; i < nfiles; i++) {
 			uint64_t t = sys_now_ns();
 			long long after = read_number(argv[3 + i]);
