@@ -23,10 +23,12 @@
 #   8. the KUnit suites, run at boot in the first and third boots (KTAP
 #      from debugfs)
 #
-# Each suite prints its own "N passed, N failed"; this adds them up.
-# Known failures (TAP's "# TODO", issue 9: QEMU's round robin and its
+# The output is KTAP (Documentation/dev-tools/ktap.rst): each suite prints
+# a KTAP document (tools/testing/ktap.sh), shown here nested as a subtest,
+# then its result; the totals are added up from the suites' result lines.
+# Known failures (KTAP's "# TODO", issue 9: QEMU's round robin and its
 # nondeterminism across boots) are shown with their numbers and counted
-# apart, on a line above the closing one.
+# apart, on a line above the closing one, "N passed, N failed".
 
 set -uo pipefail
 
@@ -39,40 +41,58 @@ failed=0
 suites_failed=()
 todo=0
 
-# Run a suite, show its output, add its closing counts to ours.
+skipped=0
+nsuites=10
+nsuite=0
+echo "KTAP version 1"
+echo "1..$nsuites"
+
+# suite NAME CMD...: run a suite, show its KTAP nested (4 spaces) under
+# "# Subtest: NAME", add its results to ours, print its own result.
+# What it prints on stderr is shown as diagnostics.
 suite() {
-	local name=$1 out rc counts
+	local name=$1 out rc counts p f t k plan n
 	shift
-	echo
-	echo "### $name"
+	nsuite=$((nsuite + 1))
 	out=$(mktemp)
-	"$@" 2>&1 | tee "$out"
-	rc=${PIPESTATUS[0]}
-	counts=$(grep -E '^([A-Za-z][A-Za-z -]*: )?[0-9]+ passed, [0-9]+ failed' "$out" | tail -1)
-	# Known failures (TAP's "# TODO"), shown by the suite: counted apart.
-	todo=$((todo + $(sed -n 's/^.*: \([0-9]*\) known failures (# TODO)$/\1/p' "$out" |
-		awk '{ n += $1 } END { print n + 0 }')))
+	"$@" >"$out" 2> >(sed -u 's/^/# /' >&2)
+	rc=$?
+	awk -v name="$name" 'NR == 1 { print "    " $0; print "    # Subtest: " name; next }
+		{ print "    " $0 }' "$out"
+	# The suite's own results (not nested deeper): pass, fail, todo, skip;
+	# its plan.
+	counts=$(awk '
+		/^(not )?ok [0-9]+ / {
+			n++
+			if ($0 ~ /^ok / && $0 ~ / # SKIP/) k++
+			else if ($0 ~ /^ok /) p++
+			else if ($0 ~ / # TODO/) t++
+			else f++
+		}
+		/^1\.\.[0-9]+$/ && !plan { plan = substr($0, 4) }
+		END { print p + 0, f + 0, t + 0, k + 0, plan == "" ? -1 : plan, n + 0 }' "$out")
 	rm -f "$out"
-	if [ -z "$counts" ]; then
-		echo "not ok - $name printed no 'N passed, N failed' line (exit $rc)"
-		failed=$((failed + 1))
-		suites_failed+=("$name")
-		return
+	read -r p f t k plan n <<<"$counts"
+	passed=$((passed + p)) todo=$((todo + t)) skipped=$((skipped + k))
+	if [ "$plan" != "$n" ] || [ "$n" -eq 0 ]; then
+		echo "# $name: its plan is 1..$plan, its results $n"
+		f=$((f + 1))
+	elif [ "$f" -eq 0 ] && [ "$rc" -ne 0 ]; then
+		echo "# $name: no failed result, but exit status $rc"
+		f=1
 	fi
-	counts=${counts#*: }
-	local p=${counts%% passed*} f=${counts#*passed, }
-	f=${f%% failed*}
-	passed=$((passed + p))
 	failed=$((failed + f))
-	if [ "$f" -ne 0 ] || [ "$rc" -ne 0 ]; then
+	if [ "$f" -eq 0 ]; then
+		echo "ok $nsuite $name"
+	else
 		suites_failed+=("$name")
-		# A suite that failed without counting a failure still counts one.
-		[ "$f" -ne 0 ] || failed=$((failed + 1))
+		echo "not ok $nsuite $name"
 	fi
 }
 
-checkpatch() {
-	local p=0 f=0 file
+checkpatch() (
+	. tools/testing/ktap.sh
+	local file
 	local files=()
 	mapfile -t files < <(git ls-files 'drivers/*.[ch]' 'include/*.h' 'kernel/*.[ch]' \
 		'arch/*.[ch]' 'scripts/*.c' 'tools/*.[ch]' 'patches/*.patch')
@@ -86,17 +106,13 @@ checkpatch() {
 		# Run from the kernel tree, as checkpatch expects.
 		if out=$(cd "$ksrc" && ./scripts/checkpatch.pl --strict -q --no-summary \
 				"${opt[@]}" "$top/$file" 2>&1) && [ -z "$out" ]; then
-			echo "ok - checkpatch --strict $file"
-			p=$((p + 1))
+			ktap_ok "checkpatch --strict $file"
 		else
-			echo "not ok - checkpatch --strict $file"
-			echo "$out" | sed 's/^/    /'
-			f=$((f + 1))
+			ktap_fail "checkpatch --strict $file" "$out"
 		fi
 	done
-	echo "checkpatch: $p passed, $f failed"
-	[ "$f" -eq 0 ]
-}
+	ktap_finish
+)
 
 # The second boot runs while two busy loops keep both host cores busy,
 # and at the same time as the third (under icount each QEMU uses one host
@@ -134,37 +150,12 @@ host_idle() {
 	awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print $5 + $6, t; exit }' /proc/stat
 }
 
-# loaded_physics WALL_S LOOPS_CPU_S IDLE_PCT: the physics of the boot made
-# under host load: that the load was there (both busy loops ran, and the
-# host's cores were never idle: under 5% idle time over the boot), then
-# the quiet boot's checks.
-loaded_physics() {
-	local out p f counts
-	if awk -v w="$1" -v c="$2" -v i="$3" 'BEGIN { exit !(w > 0 && c > 0 && i < 5) }'; then
-		echo "ok - the host's cores were busy during that boot: $3% idle; two busy loops used $2 s of CPU in its $1 s"
-		p=1 f=0
-	else
-		echo "not ok - the host's cores were busy during that boot"
-		echo "    $3% idle; two busy loops used $2 s of CPU in its $1 s"
-		p=0 f=1
-	fi
-	out=$(tools/testing/vxu4/physics-test.sh "$build/physics-loaded.log")
-	echo "$out" | grep -v '^physics: [0-9]* passed, [0-9]* failed$'
-	counts=$(echo "$out" | sed -n 's/^physics: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p')
-	if [ -n "$counts" ]; then
-		p=$((p + ${counts% *})) f=$((f + ${counts#* }))
-	else
-		echo "not ok - physics-test.sh printed no closing line"
-		f=$((f + 1))
-	fi
-	echo "physics under host load: $p passed, $f failed"
-	[ "$f" -eq 0 ]
-}
-
-# replay OUT RC: a suite that already ran (in the background): its output.
+# replay OUT ERR RC: a suite that already ran (in the background): its
+# output, what it printed on stderr, its exit status.
 replay() {
 	cat "$1"
-	return "$2"
+	cat "$2" >&2
+	return "$3"
 }
 
 suite "EM tool host tests" make -s -C tools/power/eas check
@@ -196,7 +187,7 @@ VXU4_LOG=$build/physics-loaded.log setsid scripts/vxu4.sh boot vxu4.mode=check \
 	kunit.enable=1 >/dev/null 2>"$tmp/loaded.err" &
 loaded=$!
 bg_pids+=("$loaded")
-setsid tools/testing/vxu4/noem-test.sh >"$tmp/noem" 2>&1 &
+setsid tools/testing/vxu4/noem-test.sh >"$tmp/noem" 2>"$tmp/noem.err" &
 noem=$!
 bg_pids+=("$noem")
 wait "$loaded"
@@ -213,20 +204,25 @@ loaded_idle=$(echo "$i0 $i1" | awk '{ printf "%.1f", ($4 > $2 ? ($3 - $1) * 100 
 suite "physics of the virtual XU4" tools/testing/vxu4/physics-test.sh "$build/system-test.log"
 suite "reference experiments, smoke" \
 	tools/testing/vxu4/bench-smoke.sh "$build/system-test.log"
-suite "physics under host load" loaded_physics "$loaded_wall" "$loaded_cpu" "$loaded_idle"
+suite "physics under host load" tools/testing/vxu4/physics-test.sh \
+	--host-load "$loaded_wall" "$loaded_cpu" "$loaded_idle" "$build/physics-loaded.log"
 suite "reproducible and host-load independent" tools/testing/vxu4/repro-test.sh \
 	"$build/system-test.log" "$build/physics-loaded.log"
-suite "virtual XU4 without EM (EAS off)" replay "$tmp/noem" "$noem_rc"
+suite "virtual XU4 without EM (EAS off)" replay "$tmp/noem" "$tmp/noem.err" "$noem_rc"
 # The KUnit suites ran in the first and third boots; their KTAP is in the logs.
-suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit.sh \
+suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit-check.py \
 	"$build/system-test.log" "$build/noem-test.log"
 rm -rf "$tmp"
 
-echo
+if [ "$nsuite" -ne "$nsuites" ]; then
+	echo "# check.sh ran $nsuite suites, its plan says $nsuites"
+	failed=$((failed + 1))
+fi
 if [ ${#suites_failed[@]} -ne 0 ]; then
-	echo "failed suites: ${suites_failed[*]}"
+	echo "# failed suites: ${suites_failed[*]}"
 fi
 [ "$todo" -eq 0 ] ||
-	echo "known failures (# TODO, shown above with their numbers; issue 9 is open): $todo"
+	echo "# known failures (# TODO, shown above with their numbers; issue 9 is open): $todo"
+[ "$skipped" -eq 0 ] || echo "# skipped (# SKIP, shown above with their reasons): $skipped"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -10,8 +10,8 @@
 #                     tree committed as the base, one commit a patch; the
 #                     patches in build/series/out (git format-patch)
 #   series.sh check   export, then git am on a fresh worktree of the base
-#                     and checkpatch --strict of each patch: one "ok" or
-#                     "not ok" line each, then "series: N passed, N failed"
+#                     and checkpatch --strict of each patch: KTAP, one
+#                     result each
 #   series.sh build   check, then build the zImage at every patch of the
 #                     git-am tree (bisectable; build/series/obj, ccache)
 #
@@ -107,9 +107,8 @@ export_series() {
 	say "series: $(ls "$out" | wc -l) patches in ${out#"$top"/} (git format-patch, base: the pristine tree)"
 }
 
-passed=0 failed=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-nok() { echo "not ok - $1"; shift; for l in "$@"; do echo "    $l"; done; failed=$((failed + 1)); }
+ok() { ktap_ok "$1"; }
+nok() { ktap_fail "$@"; }
 
 check() {
 	local p o n
@@ -164,11 +163,11 @@ build_each() {
 
 case ${1:-} in
 export) export_series ;;
-check) check ;;
-build) check; build_each ;;
+check|build)
+	# Results in KTAP (tools/testing/ktap.sh).
+	. "$top/tools/testing/ktap.sh"
+	check
+	[ "$1" = check ] || build_each
+	ktap_finish ;;
 *) echo "usage: series.sh export|check|build" >&2; exit 2 ;;
 esac
-if [ "${1:-}" != export ]; then
-	echo "series: $passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-fi

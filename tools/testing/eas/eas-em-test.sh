@@ -9,8 +9,8 @@
 #    or: EAS_EM=path/to/eas-em DTB_DIR=dir tools/testing/eas/eas-em-test.sh
 #
 # DTB_DIR holds the board DTBs (exynos5422-odroid*.dtb), by default the
-# kernel build's arch/arm/boot/dts/samsung. Prints one "ok"/"not ok" line
-# per test and ends with "N passed, N failed"; exits 1 if any failed.
+# kernel build's arch/arm/boot/dts/samsung. Prints KTAP, one result per
+# test, and exits 1 if any failed.
 
 export LC_ALL=C
 
@@ -20,40 +20,29 @@ EAS_EM=${EAS_EM:-$srctree/tools/power/eas/eas-em}
 DTB_DIR=${DTB_DIR:-$srctree/build/obj/arch/arm/boot/dts/samsung}
 KERNEL_SRC=${KERNEL_SRC:-$srctree/build/linux-source-6.12}
 
-passed=0
-failed=0
-nr=0
+# Results in KTAP (tools/testing/ktap.sh).
+. "$srctree/tools/testing/ktap.sh"
 
 ok()
 {
-	nr=$((nr + 1))
-	passed=$((passed + 1))
-	echo "ok $nr - $1"
+	ktap_ok "$1"
 }
 
+# not_ok DESCRIPTION [DETAIL...]
 not_ok()
 {
-	local line
-
-	nr=$((nr + 1))
-	failed=$((failed + 1))
-	echo "not ok $nr - $1"
-	shift
-	for line in "$@"; do
-		echo "#   $line"
-	done
+	ktap_fail "$@"
 }
 
+# skip "DESCRIPTION: REASON"
 skip()
 {
-	echo "skip - $1"
+	ktap_skip "${1%%: *}" "${1#*: }"
 }
 
 summary()
 {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
+	ktap_finish
 }
 
 # check DESCRIPTION COMMAND...: a test that passes when COMMAND does
@@ -70,7 +59,7 @@ check()
 }
 
 tmp=$(mktemp -d /tmp/eas-em-test.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+ktap_atexit 'rm -rf "$tmp"'
 
 # ---------------------------------------------------------------------------
 # Hand-checked data, from the EM/EAS fact sheet (section 1.7): the EM of
@@ -185,8 +174,8 @@ has_line()
 }
 
 # ---------------------------------------------------------------------------
-echo "# eas-em: $EAS_EM"
-echo "# DTB_DIR: $DTB_DIR"
+echo "eas-em: $EAS_EM"
+echo "DTB_DIR: $DTB_DIR"
 
 if [ ! -x "$EAS_EM" ]; then
 	not_ok "eas-em is built" "$EAS_EM missing: run make -C tools/power/eas"

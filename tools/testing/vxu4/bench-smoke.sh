@@ -22,7 +22,7 @@ suite='bench smoke'
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 log=${1:-$top/build/system-test.log}
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+ktap_atexit 'rm -rf "$out"'
 
 if [ ! -r "$log" ]; then
 	nok "the console log is readable" "$log: missing: run make check (or give a bench boot's log)"

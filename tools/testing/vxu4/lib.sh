@@ -1,29 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Shared by the virtual XU4's test scripts (sourced): TAP-like results and
-# a closing "NAME: N passed, N failed" line that scripts/check.sh adds up.
-# The script sets $suite (the NAME) and, to use at, $log (a console log).
+# Shared by the virtual XU4's test scripts (sourced): their results as
+# KTAP (tools/testing/ktap.sh), and the readers of the guest's "@KIND
+# key=value ..." lines. The script sets $suite (its name, for messages)
+# and, to use at, $log (a console log).
 
-passed=0
-failed=0
-todo=0
-# known: when set, a failure is a known one (TAP's "# TODO"): shown with
+. "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
+
+# known: when set, a failure is a known one (KTAP's "# TODO"): shown with
 # its numbers and the reason in $known, counted apart, not as failed.
 known=
 
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
+ok() { ktap_ok "$1"; }
 
-# nok NAME [DETAIL...]: a failure, each DETAIL on its own indented line.
+# nok NAME [DETAIL...]: a failure, each DETAIL on a diagnostic line.
 nok() {
 	if [ -n "$known" ]; then
-		echo "not ok - $1 # TODO $known"
-		todo=$((todo + 1))
+		ktap_todo "$known" "$@"
 	else
-		echo "not ok - $1"
-		failed=$((failed + 1))
+		ktap_fail "$@"
 	fi
-	shift
-	for l in "$@"; do echo "    $l"; done
 }
 
 # expect NAME EXPECTED ACTUAL
@@ -31,13 +27,8 @@ expect() {
 	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "expected: $2" "got:      $3"; fi
 }
 
-# The closing line; exits 0 only when nothing failed.
-finish() {
-	[ "$todo" -eq 0 ] || echo "$suite: $todo known failures (# TODO)"
-	echo "$suite: $passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
+# The end: exits 0 only when nothing failed.
+finish() { ktap_finish; }
 
 # at KIND: the guest's "@KIND ..." lines of $log, without the "@KIND ".
 at() { tr -d '\r' <"$log" | sed -n "s/^@$1 //p"; }

@@ -21,7 +21,12 @@
 # c, fmax and P(OPP) come from eas-em's computation of the board DTB, not
 # from this file. With several rounds (vxu4.reps), medians of the rounds.
 #
-# Usage: physics-test.sh [CONSOLE_LOG]   (default: build/system-test.log)
+# Usage: physics-test.sh [--host-load WALL_S LOOPS_CPU_S IDLE_PCT] [CONSOLE_LOG]
+#   (default: build/system-test.log)
+# --host-load: the boot was made under host load (make check's second
+# boot); first, that the load was there: both busy loops ran (LOOPS_CPU_S
+# of CPU in the boot's WALL_S) and the host's cores were never idle (under
+# 5% idle time, IDLE_PCT, over the boot).
 
 set -uo pipefail
 
@@ -29,6 +34,18 @@ suite=physics
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+if [ "${1:-}" = --host-load ]; then
+	if [ $# -lt 4 ]; then
+		echo "usage: $0 [--host-load WALL_S LOOPS_CPU_S IDLE_PCT] [CONSOLE_LOG]" >&2
+		exit 2
+	fi
+	if awk -v w="$2" -v c="$3" -v i="$4" 'BEGIN { exit !(w > 0 && c > 0 && i < 5) }'; then
+		ok "the host's cores were busy during that boot: $4% idle; two busy loops used $3 s of CPU in its $2 s"
+	else
+		nok "the host's cores were busy during that boot" "$4% idle; two busy loops used $3 s of CPU in its $2 s"
+	fi
+	shift 4
+fi
 log=${1:-$top/build/system-test.log}
 board_dtb=$top/build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 vxu4_dtb=$top/build/vxu4.dtb

@@ -24,7 +24,7 @@ build=$top/build
 board_dtb=$build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 eas_em=$top/tools/power/eas/eas-em
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+ktap_atexit 'rm -rf "$tmp"'
 
 if [ $# -ge 1 ]; then
 	log=$1
