@@ -83,7 +83,7 @@ name=${OUT##*/}
 name=${name%%.*}
 ROOT=$REPO/build/initramfs-root/${name:-initramfs}
 
-for tool in apt-get apt-cache dpkg cpio gzip tar flock sha256sum; do
+for tool in apt-get apt-cache dpkg cpio gzip xz tar flock sha256sum; do
 	command -v "$tool" >/dev/null || die "'$tool' not found"
 done
 READELF=$(command -v "$TRIPLET-readelf" || command -v readelf) ||
@@ -419,26 +419,37 @@ done
 
 # ---------------------------------------------------------------- archive
 
-# A newc header for a special file that a non-root user cannot mknod.
-newc_entry() { # INO NAME MODE RDEVMAJOR RDEVMINOR
-	local namesize=$((${#2} + 1))
-	printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X' \
-		"$1" "$3" 0 0 1 0 0 0 0 "$4" "$5" "$namesize" 0
-	printf '%s\0' "$2"
-	head -c $(((4 - (110 + namesize) % 4) % 4)) /dev/zero
-}
+# The kernel's own tools write it: usr/gen_initramfs.sh lists the root, and
+# /dev/console (a node that a non-root user cannot mknod, so that init has
+# a console before it mounts devtmpfs), for usr/gen_init_cpio; both from
+# the kernel source (the unpacked tree, else Debian's tarball), the tool
+# built for the host. All files owned by root.
+gic=$REPO/build/gen-init-cpio
+ksrc=$REPO/build/linux-source-6.12
+ktar=${KTAR:-/usr/src/linux-source-6.12.tar.xz}
+if [ ! -x "$gic/usr/gen_init_cpio" ] || [ ! -f "$gic/gen_initramfs.sh" ]; then
+	mkdir -p "$gic/usr"
+	for f in usr/gen_init_cpio.c usr/gen_initramfs.sh; do
+		if [ -f "$ksrc/$f" ]; then
+			cp "$ksrc/$f" "$gic/${f#usr/}"
+		else
+			[ -f "$ktar" ] || die "no kernel source for $f: neither $ksrc nor $ktar (make deps installs linux-source-6.12)"
+			tar -xJOf "$ktar" "linux-source-6.12/$f" >"$gic/${f#usr/}" ||
+				die "cannot extract $f from $ktar"
+		fi
+	done
+	"${HOSTCC:-cc}" -O2 -o "$gic/usr/gen_init_cpio" "$gic/gen_init_cpio.c" ||
+		die "cannot build the kernel's usr/gen_init_cpio.c for the host: install gcc"
+fi
+echo 'nod /dev/console 0600 0 0 c 5 1' >"$gic/console.list"
 
-msg "writing $OUT"
+msg "writing $OUT (the kernel's usr/gen_initramfs.sh and usr/gen_init_cpio)"
 tmp=$OUT.tmp.$$
-trap 'rm -f "$tmp"' EXIT
-{
-	(cd "$ROOT" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort |
-		cpio -o -H newc -R 0:0 --quiet)
-	# /dev/console, so that init has a console before it mounts devtmpfs.
-	# A second archive appended to the first: the kernel reads both.
-	newc_entry $((0x7fff0001)) dev/console $((0020000 | 0600)) 5 1
-	newc_entry 0 'TRAILER!!!' 0 0 0
-} | gzip -9 -n >"$tmp"
+trap 'rm -f "$tmp" "$tmp.cpio"' EXIT
+(cd "$gic" && sh gen_initramfs.sh -o "$tmp.cpio" -u squash -g squash "$ROOT" console.list) ||
+	die "usr/gen_initramfs.sh failed on $ROOT"
+gzip -9 -n <"$tmp.cpio" >"$tmp"
+rm -f "$tmp.cpio"
 mv "$tmp" "$OUT"
 trap - EXIT
 
