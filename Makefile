@@ -37,7 +37,7 @@ deps:
 kernel: deps
 	@scripts/kernel.sh build
 
-$(BUILD)/vxu4-dtb: scripts/vxu4-dtb.c | deps
+$(BUILD)/vxu4-dtb: tools/testing/vxu4/vxu4-dtb.c | deps
 	@mkdir -p $(BUILD)
 	@echo "==> building build/vxu4-dtb (libfdt)"
 	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lfdt -lm
@@ -64,7 +64,7 @@ vxu4: kernel $(BUILD)/vxu4-dtb
 
 # Our guest tools, cross-built static, go into the initramfs too.
 GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench
-$(BUILD)/guest-tools/usr/bin/vxu4-bench: scripts/guest/bench
+$(BUILD)/guest-tools/usr/bin/vxu4-bench: tools/testing/vxu4/guest/bench
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps
@@ -72,7 +72,7 @@ $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | dep
 	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $<
 
 initramfs: deps $(GUEST_TOOLS)
-	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz scripts/guest/init $(BUILD)/guest-tools
+	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz tools/testing/vxu4/guest/init $(BUILD)/guest-tools
 
 tools: deps
 	@$(MAKE) -s -C tools/power/eas
@@ -92,9 +92,9 @@ check-physics: vxu4 initramfs tools
 	@tools/testing/vxu4/physics-test.sh $(BUILD)/physics.log
 
 # The reference experiments, three ways (ITER, TASKS, DURATION, HB_LOOPS,
-# HB_GROUPS, CONFIGS, PARALLEL: scripts/bench.sh); eas-em computes the EM
+# HB_GROUPS, CONFIGS, PARALLEL: tools/testing/vxu4/bench.sh); eas-em computes the EM
 bench: vxu4 initramfs tools
-	@scripts/bench.sh
+	@tools/testing/vxu4/bench.sh
 
 odroid: kernel
 	@scripts/odroid.sh

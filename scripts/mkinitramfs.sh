@@ -5,7 +5,7 @@
 #
 #   scripts/mkinitramfs.sh OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
 #
-# The packages named in scripts/guest-packages.txt and their run-time
+# The packages named in tools/testing/vxu4/guest/packages.txt and their run-time
 # dependencies are fetched with 'apt-get download' and unpacked with
 # 'dpkg -x' into build/initramfs-root/<name of OUT>/ (no chroot, no
 # qemu-user). INIT_SCRIPT becomes /init; the contents of each EXTRA_DIR are
@@ -15,7 +15,7 @@
 # Environment:
 #   DEBCACHE   where the .debs are kept (default: <repo>/build/debs). A
 #              second run downloads nothing.
-#   GUEST_PACKAGES  package list (default: scripts/guest-packages.txt)
+#   GUEST_PACKAGES  package list (default: tools/testing/vxu4/guest/packages.txt)
 #
 # Needs: apt-get/apt-cache/dpkg, cpio, gzip, readelf (binutils or
 # arm-linux-gnueabihf-readelf). Root only if armhf has to be enabled in dpkg.
@@ -51,7 +51,7 @@ usage() {
 usage: $PROG OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
 
 Build a gzip'd newc initramfs from the Debian $ARCH packages listed in
-scripts/guest-packages.txt (plus their dependencies). INIT_SCRIPT becomes
+tools/testing/vxu4/guest/packages.txt (plus their dependencies). INIT_SCRIPT becomes
 /init; each EXTRA_DIR's contents are copied over the root.
 Downloaded .debs are cached in \$DEBCACHE (default: build/debs).
 EOF
@@ -77,7 +77,7 @@ EXTRA_DIRS=()
 for d in "${@:3}"; do EXTRA_DIRS+=("$(realpath -- "$d")"); done
 
 REPO=$(cd "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-PKGLIST=$(realpath -- "${GUEST_PACKAGES:-$REPO/scripts/guest-packages.txt}")
+PKGLIST=$(realpath -- "${GUEST_PACKAGES:-$REPO/tools/testing/vxu4/guest/packages.txt}")
 DEBCACHE=$(realpath -m -- "${DEBCACHE:-$REPO/build/debs}")
 name=${OUT##*/}
 name=${name%%.*}

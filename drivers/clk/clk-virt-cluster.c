@@ -19,14 +19,16 @@
  * parent - none
  */
 
+#include <kunit/visibility.h>
 #include <linux/clk-provider.h>
-#include <linux/clk/virt-cluster.h>
 #include <linux/err.h>
 #include <linux/init.h>
 #include <linux/limits.h>
 #include <linux/of.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
+
+#include "clk-virt-cluster.h"
 
 /**
  * struct virt_cluster_clk - an emulated cluster clock
@@ -127,14 +129,16 @@ static int virt_cluster_clk_cmp_rate(const void *a, const void *b)
  * The clock starts at the highest of @rates, as a cluster PLL does when the
  * boot loader leaves it at the top OPP; cpufreq then moves it.
  *
+ * Static but for the KUnit tests (CONFIG_KUNIT: exported in the
+ * EXPORTED_FOR_KUNIT_TESTING namespace): no driver but this one needs it.
+ *
  * Return: the registered clock hardware, or ERR_PTR(-EINVAL) if @rates is
  * empty or has a zero or repeated rate, ERR_PTR(-ENOMEM), or the error of
  * clk_hw_register().
  */
-struct clk_hw *virt_cluster_clk_hw_register(struct device_node *np,
-					    const char *name,
-					    const unsigned long *rates,
-					    unsigned int num_rates)
+VISIBLE_IF_KUNIT struct clk_hw *
+virt_cluster_clk_hw_register(struct device_node *np, const char *name,
+			     const unsigned long *rates, unsigned int num_rates)
 {
 	struct clk_init_data init = {};
 	struct virt_cluster_clk *vc;
@@ -175,18 +179,18 @@ err_free:
 	kfree(vc);
 	return ERR_PTR(ret);
 }
-EXPORT_SYMBOL_GPL(virt_cluster_clk_hw_register);
+EXPORT_SYMBOL_IF_KUNIT(virt_cluster_clk_hw_register);
 
 /**
  * virt_cluster_clk_hw_unregister() - unregister an emulated cluster clock
  * @hw: clock hardware returned by virt_cluster_clk_hw_register()
  */
-void virt_cluster_clk_hw_unregister(struct clk_hw *hw)
+VISIBLE_IF_KUNIT void virt_cluster_clk_hw_unregister(struct clk_hw *hw)
 {
 	clk_hw_unregister(hw);
 	kfree(to_virt_cluster_clk(hw));
 }
-EXPORT_SYMBOL_GPL(virt_cluster_clk_hw_unregister);
+EXPORT_SYMBOL_IF_KUNIT(virt_cluster_clk_hw_unregister);
 
 /*
  * Read the enabled OPPs' "opp-hz" of the table that "operating-points-v2"

@@ -14,8 +14,9 @@
 #include <kunit/test.h>
 #include <linux/clk.h>
 #include <linux/clk-provider.h>
-#include <linux/clk/virt-cluster.h>
 #include <linux/err.h>
+
+#include "clk-virt-cluster.h"
 
 #define MHZ 1000000UL
 
@@ -196,4 +197,5 @@ static struct kunit_suite vcc_register_suite = {
 kunit_test_suites(&vcc_suite, &vcc_register_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the emulated CPU cluster clock");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

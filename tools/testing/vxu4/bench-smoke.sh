@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Smoke test of the reference experiments' pipeline (make bench), from the
-# system test's boot, which ran scripts/guest/bench for 1 iteration with
+# system test's boot, which ran tools/testing/vxu4/guest/bench for 1 iteration with
 # 4 rt-app tasks for 2 s and hackbench -g 1 -l 1, configurations a (EAS
 # on) and b (off): every run has its keys, by name, with sane values
 # (energy on both cluster meters, guest time, the CPU speed emulation's
@@ -130,7 +130,7 @@ fi
 # A 2 s run of 4 tasks has many idle entries for its busy time: the trace's
 # idle edges and the kernel's idle accounting (the meters') differ by up to
 # about 2% there (within 0.4% on make bench's runs): the limit is 3%.
-if python3 "$top/scripts/bench-report.py" "${em[@]}" --agree 3 "$out" "$log" >"$out/report.txt" 2>&1 &&
+if python3 "$top/tools/testing/vxu4/bench-report.py" "${em[@]}" --agree 3 "$out" "$log" >"$out/report.txt" 2>&1 &&
    grep -q "guest time" "$out/report.txt" && [ -s "$out/runs.csv" ] &&
    python3 -m json.tool "$out/summary.json" >/dev/null; then
 	ok "bench-report.py made the tables, runs.csv and summary.json"

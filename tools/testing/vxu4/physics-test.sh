@@ -3,7 +3,7 @@
 #
 # The virtual XU4's physics, from the "@calibrate", "@dilate", "@util",
 # "@meter" and "@speed" lines of a boot that measured them
-# (scripts/guest/init, physics). Guest time is QEMU's instruction count,
+# (tools/testing/vxu4/guest/init, physics). Guest time is QEMU's instruction count,
 # the same whatever the host does: every check is judged.
 #  - time dilation: a fixed amount of work pinned on 1, 2, 4 and 8 CPUs at
 #    once, both clusters, several OPPs, takes 1024 * fmax / (c * f) times

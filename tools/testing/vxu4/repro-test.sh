@@ -3,7 +3,7 @@
 #
 # Two boots of the virtual XU4 with the same command line, that ran the
 # same physics measurements and the same bench smoke run
-# (scripts/guest/init, physics_and_bench): the check's own boot, on a quiet
+# (tools/testing/vxu4/guest/init, physics_and_bench): the check's own boot, on a quiet
 # host, and a second one, made while other processes kept every host core
 # busy. Guest time is QEMU's instruction
 # count, so the two must agree:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The virtual XU4's console logs: the guest's "@KIND key=value ..." lines.
 
-The guest (tools/testing/vxu4/guest, scripts/guest) reports what it
+The guest (tools/testing/vxu4/guest: init, bench) reports what it
 measured as lines "@KIND key=value ..." among the kernel's console output.
 This module reads them, by key, never by position.
 """
@@ -15,13 +15,14 @@ def die(msg, code=2):
     sys.exit(code)
 
 
-def read_lines(log):
-    """The lines of LOG without carriage returns; dies naming LOG if unreadable."""
+def read_lines(log, hint="boot the virtual XU4 first (make check)"):
+    """The lines of LOG without carriage returns; dies naming LOG and HINT
+    (what to do) if it cannot be read."""
     try:
         with open(log, encoding="utf-8", errors="replace") as f:
             return [line.rstrip("\r\n").replace("\r", "") for line in f]
     except OSError as e:
-        die(f"{log}: {e.strerror}: boot the virtual XU4 first (make check)")
+        die(f"{log}: {e.strerror}: {hint}")
 
 
 def at(log, kind):

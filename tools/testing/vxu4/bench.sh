@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: the reference EAS experiments in the virtual XU4, three ways,
-# tabulated as the seed's tables (scripts/bench-report.py):
+# tabulated as the seed's tables (tools/testing/vxu4/bench-report.py):
 #   a  the series: EM + EAS           boot 1, build/vxu4.dtb
 #   b  EM with sched_energy_aware=0   boot 1 (a and b take turns)
 #   c  no EM (no dynamic-power-coefficient: the seed's "without
@@ -37,7 +37,7 @@
 # em.json, runs.csv, summary.json, bench.png, report.txt.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
 iter=${ITER:-10} tasks=${TASKS:-24,8,24@a7} duration=${DURATION:-3} hb=${HB_LOOPS:-5}
 hbg=${HB_GROUPS:-4} configs=${CONFIGS:-a,b,c} parallel=${PARALLEL:-1}
@@ -169,7 +169,7 @@ wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 echo "host: load $(cut -d' ' -f1-3 /proc/loadavg) at the end; wall time of the boots $wall s" >>"$out/info.txt"
 
 rc=0
-python3 "$top/scripts/bench-report.py" --em "$out/em.json" --idle "$build/vxu4.dtb" "$out" "${logs[@]}" |
+python3 "$top/tools/testing/vxu4/bench-report.py" --em "$out/em.json" --idle "$build/vxu4.dtb" "$out" "${logs[@]}" |
 	tee "$out/report.txt" || rc=$?
 how="at once"
 [ "$parallel" = 1 ] || how="one after the other"

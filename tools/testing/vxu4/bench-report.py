@@ -4,7 +4,7 @@
 
 Usage: bench-report.py [--em EM.json [--idle DTB] [--agree PERCENT]] OUT_DIR CONSOLE_LOG...
 
-Reads the "@bench ..." lines that scripts/guest/bench printed in each
+Reads the "@bench ..." lines that tools/testing/vxu4/guest/bench printed in each
 CONSOLE_LOG (one per boot), by key. A file CONSOLE_LOG with ".log" replaced
 by ".stamps", if there, holds the host's arrival time of each "@bench" line
 ("EPOCH_S LINE"): a run's wall time is its "@bench_end" minus its
@@ -36,6 +36,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vxu4log  # noqa: E402
+
 CFG_NAMES = {"a": "EM+EAS", "b": "EM, EAS off", "c": "no EM"}
 CLUSTERS = ("a15", "a7")
 # The computed energy and the meters must agree this well (fraction).
@@ -47,47 +50,32 @@ def die(msg, code=2):
     sys.exit(code)
 
 
-def parse_kv(fields):
-    run = {}
-    for kv in fields:
-        k, sep, v = kv.partition("=")
-        if not sep:
-            continue
-        run[k] = v
-    return run
-
-
 def parse_log(log, boot):
     """Runs, errors, calibration and completeness of one console log."""
     runs, errors, info = [], [], {"boot": boot, "done": False}
-    try:
-        f = open(log, errors="replace")
-    except OSError as e:
-        die(f"{log}: {e.strerror}: give the console log of a bench boot")
-    with f:
-        for line in f:
-            line = line.strip().replace("\r", "")
-            if line.startswith("@bench_error"):
-                errors.append(f"{boot}: {line[len('@bench_error '):]}")
-            elif line.startswith("@bench_calibration "):
-                info.update(parse_kv(line.split()[1:]))
-            elif line.startswith("@bench_done"):
-                info["done"] = True
-                info["runs_said"] = parse_kv(line.split()[1:]).get("runs")
-            elif line.startswith("@bench "):
-                fields = line.split()
-                if len(fields) < 2:
-                    continue
-                run = {"test": fields[1], "boot": boot}
-                run.update(parse_kv(fields[2:]))
-                if run["test"] == "rtapp":
-                    # The case: N tasks calibrated on a cluster (older
-                    # logs: a15, the only calibration then).
-                    run["case"] = f'{run.get("tasks")}@{run.get("cal", "a15")}'
-                for k in list(run):
-                    if k.endswith("_error"):
-                        errors.append(f"{boot}: run {run.get('run')}: {k}={run[k]}")
-                runs.append(run)
+    for line in vxu4log.read_lines(log, "give the console log of a bench boot"):
+        kind, _, rest = line.strip().partition(" ")
+        if kind == "@bench_error":
+            errors.append(f"{boot}: {rest}")
+        elif kind == "@bench_calibration":
+            info.update(vxu4log.kv(rest))
+        elif kind == "@bench_done":
+            info["done"] = True
+            info["runs_said"] = vxu4log.kv(rest).get("runs")
+        elif kind == "@bench":
+            test, _, rest = rest.partition(" ")
+            if not test:
+                continue
+            run = {"test": test, "boot": boot}
+            run.update(vxu4log.kv(rest))
+            if run["test"] == "rtapp":
+                # The case: N tasks calibrated on a cluster (older
+                # logs: a15, the only calibration then).
+                run["case"] = f'{run.get("tasks")}@{run.get("cal", "a15")}'
+            for k in list(run):
+                if k.endswith("_error"):
+                    errors.append(f"{boot}: run {run.get('run')}: {k}={run[k]}")
+            runs.append(run)
     stamps = log[:-4] + ".stamps" if log.endswith(".log") else None
     if stamps and os.path.exists(stamps):
         start, end = {}, {}
@@ -96,7 +84,7 @@ def parse_log(log, boot):
                 parts = line.split()
                 if len(parts) < 3:
                     continue
-                kv = parse_kv(parts[2:])
+                kv = vxu4log.kv(" ".join(parts[2:]))
                 if parts[1] == "@bench_start":
                     start[kv.get("run")] = float(parts[0])
                 elif parts[1] == "@bench_end":
