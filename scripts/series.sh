@@ -69,20 +69,70 @@ manifest_ok() {
 	done < <(grep -v '^#' "$top/patches/files" | cut -d: -f1 | grep .)
 }
 
+# maintainers: our MAINTAINERS section in the index, made, not kept by
+# hand in every patch: patches/maintainers (its title, M:, L:, S: lines),
+# then an F: line for each file the series has added so far (C order, as
+# checkpatch wants); put before the first section whose title sorts after
+# ours (a section: a title line after an empty line, then "X:" lines), or
+# in place of the one an earlier patch made.
+maintainers() {
+	local added
+	added=$(git diff --cached --name-only --diff-filter=A base | LC_ALL=C sort)
+	[ -n "$added" ] || return 0
+	LC_ALL=C awk -v head="$top/patches/maintainers" -v added="$added" '
+	BEGIN {
+		while ((getline l < head) > 0)
+			if (l !~ /^#/ && l != "")
+				sec[++ns] = l
+		n = split(added, f, "\n")
+		for (i = 1; i <= n; i++)
+			sec[++ns] = "F:\t" f[i]
+		title = sec[1]
+	}
+	{ line[++nl] = $0 }
+	END {
+		# drop our old section (title to the empty line after it)
+		for (i = 1; i <= nl; i++) {
+			if (line[i] == title && line[i - 1] == "") {
+				for (j = i; j <= nl && line[j] != ""; j++)
+					drop[j] = 1
+				drop[j] = 1
+			}
+		}
+		done = 0
+		for (i = 1; i <= nl; i++) {
+			if (drop[i])
+				continue
+			if (!done && line[i - 1] == "" && line[i + 1] ~ /^[A-Z]:\t/ &&
+			    line[i] ~ /^[A-Z0-9]/ && line[i] > title) {
+				for (k = 1; k <= ns; k++)
+					print sec[k]
+				print ""
+				done = 1
+			}
+			print line[i]
+		}
+	}' MAINTAINERS >MAINTAINERS.new && mv MAINTAINERS.new MAINTAINERS &&
+		git add MAINTAINERS || die "cannot update MAINTAINERS"
+}
+
 # commit PATCH: the patch and its files, as one commit, its message the
-# patch's header (From:, Subject:, the text up to "---").
+# patch's header (From:, Subject:, the text up to "---"), with our
+# MAINTAINERS section brought up to date.
 commit() {
 	local p=$1 path=$top/patches/$1 from name email subject f
 	from=$(sed -n 's/^From: //p' "$path" | head -1)
 	subject=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' "$path" | head -1)
 	[ -n "$from" ] && [ -n "$subject" ] || die "patches/$p: no From: or Subject: line"
 	name=${from% <*} email=${from##*<} email=${email%>}
-	git apply --index "$path" || die "patches/$p does not apply (git apply)"
+	# --allow-empty: a patch whose change is only its files (patches/files)
+	git apply --index --allow-empty "$path" || die "patches/$p does not apply (git apply)"
 	for f in $(grep "^$p:" "$top/patches/files" | cut -d: -f2-); do
 		mkdir -p "$(dirname "$f")"
 		cp "$top/$f" "$f"
 		git add -f "$f"
 	done
+	maintainers
 	{
 		echo "$subject"
 		# The body: after the Subject line, up to the "---" line.

@@ -7,7 +7,11 @@
  *
  *	speed = c * f / fmax	(capacity units, out of 1024)
  *
- * This driver makes the vCPUs of a virtual board do so. It is written for
+ * This driver makes the vCPUs of a virtual board do so: a board whose CPU
+ * nodes are all clocked by emulated cluster clocks (their "clocks" is a
+ * linux,virt-cluster-clock, drivers/clk/clk-virt-cluster.c); elsewhere it
+ * does nothing. No DT node of its own: the emulation is no hardware, and
+ * its settings are module parameters. It is written for
  * QEMU TCG with instruction counting ("-icount shift=N,sleep=off"): guest
  * time is then a count of the instructions executed, whatever the host's
  * load, and the vCPUs run round-robin on one host thread, each for an
@@ -66,6 +70,8 @@
  * boot with "virt_cpu_speed.enable=0" there.
  */
 
+#define pr_fmt(fmt) "virt-cpu-speed: " fmt
+
 #include <linux/atomic.h>
 #include <linux/clk.h>
 #include <linux/cpu.h>
@@ -75,11 +81,9 @@
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/math64.h>
-#include <linux/mod_devicetable.h>
 #include <linux/moduleparam.h>
 #include <linux/of.h>
 #include <linux/percpu.h>
-#include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/sched/topology.h>
@@ -612,24 +616,29 @@ static void vcs_put_clocks(void)
 }
 
 /* The CPU's cluster clock, its top rate and the notifier on it. */
-static int vcs_init_cpu(struct device *dev, int cpu, struct vcs_cpu *vc)
+static int __init vcs_init_cpu(int cpu, struct vcs_cpu *vc)
 {
 	struct device_node *np = of_cpu_device_node_get(cpu);
 	struct clk *clk;
 	long max;
 	int i, ret;
 
-	if (!np)
-		return dev_err_probe(dev, -ENODEV, "CPU%d: no DT node\n", cpu);
+	if (!np) {
+		pr_err("CPU%d: no DT node\n", cpu);
+		return -ENODEV;
+	}
 	clk = of_clk_get(np, 0);
 	of_node_put(np);
-	if (IS_ERR(clk))
-		return dev_err_probe(dev, PTR_ERR(clk), "CPU%d: no cluster clock\n", cpu);
+	if (IS_ERR(clk)) {
+		pr_err("CPU%d: no cluster clock: %pe\n", cpu, clk);
+		return PTR_ERR(clk);
+	}
 	vc->clk = clk;
 	max = clk_round_rate(clk, ULONG_MAX);
-	if (max <= 0)
-		return dev_err_probe(dev, -EINVAL,
-				     "CPU%d: cannot read the top clock rate\n", cpu);
+	if (max <= 0) {
+		pr_err("CPU%d: cannot read the top clock rate\n", cpu);
+		return -EINVAL;
+	}
 	vc->rate_max = max;
 	vc->speed = div64_ul((u64)arch_scale_cpu_capacity(cpu) * clk_get_rate(clk),
 			     vc->rate_max);
@@ -638,8 +647,8 @@ static int vcs_init_cpu(struct device *dev, int cpu, struct vcs_cpu *vc)
 	ret = clk_notifier_register(clk, &vc->nb);
 	if (ret) {
 		vc->nb.notifier_call = NULL;
-		return dev_err_probe(dev, ret, "CPU%d: cannot follow the clock's rate\n",
-				     cpu);
+		pr_err("CPU%d: cannot follow the clock's rate: %d\n", cpu, ret);
+		return ret;
 	}
 
 	for (i = 0; i < VCS_NR_WORKS; i++) {
@@ -653,14 +662,41 @@ static int vcs_init_cpu(struct device *dev, int cpu, struct vcs_cpu *vc)
 	return 0;
 }
 
-static int vcs_probe(struct platform_device *pdev)
+/*
+ * A virtual board is one whose CPUs are all clocked by emulated cluster
+ * clocks ("clocks" of each CPU node: a linux,virt-cluster-clock): no DT
+ * node of our own describes the emulation, which is no hardware.
+ */
+static bool __init vcs_virtual_board(void)
 {
-	struct device *dev = &pdev->dev;
+	struct device_node *np, *clk_np;
+	bool virt;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		np = of_cpu_device_node_get(cpu);
+		if (!np)
+			return false;
+		clk_np = of_parse_phandle(np, "clocks", 0);
+		of_node_put(np);
+		virt = clk_np && of_device_is_compatible(clk_np, "linux,virt-cluster-clock");
+		of_node_put(clk_np);
+		if (!virt)
+			return false;
+	}
+	return true;
+}
+
+static int __init vcs_init(void)
+{
 	u64 now;
 	int cpu, ret;
 
+	if (!vcs_virtual_board())
+		return 0;
+
 	for_each_possible_cpu(cpu) {
-		ret = vcs_init_cpu(dev, cpu, per_cpu_ptr(&vcs_cpus, cpu));
+		ret = vcs_init_cpu(cpu, per_cpu_ptr(&vcs_cpus, cpu));
 		if (ret)
 			goto err_clocks;
 	}
@@ -697,8 +733,8 @@ static int vcs_probe(struct platform_device *pdev)
 	vcs_debugfs_init();
 	/* The CPUs in WFI now count themselves out at their next idle entry. */
 	wake_up_all_idle_cpus();
-	dev_info(dev, "CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU)\n",
-		 vcs_ref_permille());
+	pr_info("CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU)\n",
+		vcs_ref_permille());
 	return 0;
 
 err_switch:
@@ -710,20 +746,7 @@ err_cpuhp:
 	cpuhp_remove_state_nocalls(vcs_cpuhp);
 err_clocks:
 	vcs_put_clocks();
-	return dev_err_probe(dev, ret, "cannot hook the scheduler\n");
+	pr_err("cannot hook the scheduler: %d\n", ret);
+	return ret;
 }
-
-static const struct of_device_id vcs_of_match[] = {
-	{ .compatible = "linux,virt-cpu-speed" },
-	{ }
-};
-
-static struct platform_driver vcs_driver = {
-	.probe = vcs_probe,
-	.driver = {
-		.name = "virt-cpu-speed",
-		.of_match_table = vcs_of_match,
-		.suppress_bind_attrs = true,
-	},
-};
-builtin_platform_driver(vcs_driver);
+device_initcall(vcs_init);

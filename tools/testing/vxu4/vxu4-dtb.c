@@ -13,9 +13,9 @@
  *    PLL; every CPU gets clocks and operating-points-v2 pointing at them;
  *  - the board's /cpus/cpu-map replaces QEMU's, CPU phandles translated;
  *  - a "linux,virt-cluster-power-meter" per cluster (labelled after its
- *    core, e.g. "a15") and a "linux,virt-cpu-speed" node, the emulated
- *    hardware that makes the vCPUs as slow and as power-hungry as the
- *    board's;
+ *    core, e.g. "a15"), the emulated hardware that makes the vCPUs as
+ *    power-hungry as the board's (CPUs clocked by virt-cluster clocks are
+ *    as slow as the board's: drivers/misc/virt-cpu-speed.c needs no node);
  *  - with an IDLE_MODEL (tools/power/eas/idle-power-fit --dtb-model), each
  *    meter's "idle-power-microwatt": per OPP of its cluster, <kHz
  *    leakage-uW wfi-uW>, leakage A * exp(B * V) and the power of one CPU
@@ -491,12 +491,6 @@ int main(int argc, char **argv)
 	cpus = fdt_path_offset(q, "/cpus");
 	check(fdt_add_subnode(q, cpus, "cpu-map"), "add the cpu-map");
 	copy_cpu_map(q, "/cpus/cpu-map", b, map, bcpu, qph, nb);
-
-	/* Every vCPU does work at its board CPU's speed. */
-	i = fdt_add_subnode(q, fdt_path_offset(q, "/"), "cpu-speed");
-	check(i, "add the cpu-speed node");
-	check(fdt_setprop_string(q, i, "compatible", "linux,virt-cpu-speed"),
-	      "set the cpu-speed compatible");
 
 	model = fdt_getprop(b, 0, "model", NULL);
 	snprintf(buf, sizeof(buf), "Virtual %s (QEMU virt)",
