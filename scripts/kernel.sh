@@ -67,10 +67,22 @@ overlay() {
 # Apply patches/series with quilt. When the series or a patch changed since
 # the last run, pop everything and push the new series.
 patches() (
-	local applied=$build/patches.applied
-	export QUILT_PATCHES=$top/patches QUILT_PC=.pc
+	local applied=$build/patches.applied qp=$build/quilt-patches p
+	# What quilt applies: the patches of patches/series that change files
+	# of the pristine tree (a patch made only of files of ours, given by
+	# patches/files, is empty here: quilt would call it garbage).
+	rm -rf "$qp"
+	mkdir -p "$qp"
+	: >"$qp/series"
+	while read -r p; do
+		[ -n "$p" ] || continue
+		grep -q '^--- ' "$top/patches/$p" || continue
+		cp "$top/patches/$p" "$qp/"
+		echo "$p" >>"$qp/series"
+	done <"$top/patches/series"
+	export QUILT_PATCHES=$qp QUILT_PC=.pc
 	cd "$ksrc"
-	if [ -d "$applied" ] && diff -rq "$top/patches" "$applied" >/dev/null; then
+	if [ -d "$applied" ] && diff -rq "$qp" "$applied" >/dev/null; then
 		return 0
 	fi
 	if [ -d .pc ]; then
@@ -81,18 +93,18 @@ patches() (
 	fi
 	# A file that a patch creates is not in the pristine tree: one there
 	# now is a leftover (a file that moved from our overlay into a patch).
-	local p f
+	local f
 	while read -r p; do
 		awk 'prev == "--- /dev/null" && /^\+\+\+ b\// { print substr($0, 7) } { prev = $0 }' \
 			"$top/patches/$p"
-	done <"$top/patches/series" | while read -r f; do rm -f "$f"; done
-	say "applying patches/series ($(grep -c . "$top/patches/series") patches)"
+	done <"$qp/series" | while read -r f; do rm -f "$f"; done
+	say "applying patches/series ($(grep -c . "$qp/series") of its $(grep -c . "$top/patches/series") patches change the pristine tree)"
 	if ! quilt push -aq >"$build/quilt.log" 2>&1; then
 		cat "$build/quilt.log" >&2
 		die "a patch in patches/series does not apply to $(version): see above"
 	fi
 	rm -rf "$applied"
-	cp -r "$top/patches" "$applied"
+	cp -r "$qp" "$applied"
 )
 
 version() {
