@@ -75,6 +75,18 @@ budget() {
 	echo $((300 + 2 * $2 * $1 * (ncases * (duration * 22 + 10) + (hb > 0 ? 10 + hb * hbg : 0))))
 }
 
+# bench_progress BOOT LINE: one line of progress for a "@bench TEST
+# key=value ..." line (read by vxu4log.py, by key).
+bench_progress() {
+	local rest=${2#@bench } k
+	local -A v
+	for k in tasks iter cfg guest_ms; do
+		v[$k]=$(echo "$rest" | python3 "$top/tools/testing/vxu4/vxu4log.py" value "$k")
+	done
+	printf '    [%s] %s%s iteration %s, configuration %s: %s ms of guest time\n' "$1" \
+		"${rest%% *}" "${v[tasks]:+ ${v[tasks]} tasks,}" "${v[iter]}" "${v[cfg]}" "${v[guest_ms]}"
+}
+
 # stamp NAME: pass a boot's console through, writing the host's arrival
 # time of each run marker to $out/NAME.stamps and one progress line a run.
 stamp() {
@@ -86,9 +98,7 @@ stamp() {
 		@bench_start\ * | @bench_end\ *)
 			printf '%s %s\n' "$now" "$line" >>"$out/$1.stamps" ;;
 		@bench\ *)
-			echo "$line" | awk -v b="$1" '{ for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-				printf "    [%s] %s%s iteration %s, configuration %s: %.1f s of guest time\n", b, $2,
-					(v["tasks"] != "" ? " " v["tasks"] " tasks," : ""), v["iter"], v["cfg"], v["guest_ms"] / 1000 }' ;;
+			bench_progress "$1" "$line" ;;
 		@bench_error*) echo "    [$1] $line" ;;
 		"==> "* | *"Kernel panic"* | *"BUG:"* | *"Oops"*) echo "    [$1] $line" ;;
 		esac

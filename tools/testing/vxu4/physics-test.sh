@@ -58,13 +58,7 @@ fi
 
 # Per CPU: "cpu=N capacity=C fmax_khz=F power=KHZ:UW,KHZ:UW,...", from
 # the perf domains eas-em computes.
-em=$("$eas_em" compute --format=json "$board_dtb" | python3 -c '
-import json, sys
-for pd in json.load(sys.stdin)["perf_domains"]:
-    for c in pd["cpus"]:
-        print("cpu=%d capacity=%d fmax_khz=%d power=%s" % (c, pd["capacity"],
-              pd["states"][-1]["frequency_khz"],
-              ",".join("%d:%d" % (s["frequency_khz"], s["power_uw"]) for s in pd["states"])))')
+em=$("$eas_em" compute --format=json "$board_dtb" | "${vxu4py[@]}" "$vxu4log" em-cpus /dev/stdin)
 if [ -z "$em" ]; then
 	nok "eas-em computes the EM of $(basename "$board_dtb")"
 	finish

@@ -94,7 +94,12 @@ for run in $(of "$quiet" util | value run | distinct); do
 done
 known=
 # energy added: "after - before" of each line
-added() { awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } print v["after"] - v["before"] }'; }
+added() {
+	local l
+	while IFS= read -r l; do
+		echo $(($(echo "$l" | value after) - $(echo "$l" | value before)))
+	done
+}
 for run in $(of "$quiet" meter | value run | distinct); do
 	for label in $(of "$quiet" meter | value label "run=$run" | distinct); do
 		sel=("run=$run" "label=$label")

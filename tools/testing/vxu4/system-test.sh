@@ -126,11 +126,7 @@ expect "policy4 cpuinfo_max_freq" 2000000 "$(pol policy4 cpuinfo_max_freq)"
 # --- capacities: the top perf state's performance of each CPU's domain
 "$eas_em" compute --format=json "$board_dtb" >"$tmp/em.json"
 for c in 0 1 2 3 4 5 6 7; do
-	want=$(python3 -c '
-import json, sys
-for pd in json.load(open(sys.argv[1]))["perf_domains"]:
-    if int(sys.argv[2]) in pd["cpus"]:
-        print(pd["capacity"])' "$tmp/em.json" $c)
+	want=$("${vxu4py[@]}" "$vxu4log" em-cpus "$tmp/em.json" | value capacity "cpu=$c")
 	expect "cpu$c capacity" "$want" "$(at capacity | sed -n "s/^cpu$c //p")"
 done
 

@@ -3,9 +3,21 @@
 
 The guest (tools/testing/vxu4/guest: init, bench) reports what it
 measured as lines "@KIND key=value ..." among the kernel's console output.
-This module reads them, by key, never by position.
+This module is the one reader of them, by key, never by position: for the
+Python tools (import it) and for the shell suites (lib.sh calls it):
+
+  vxu4log.py at LOG KIND            the text after "@KIND " of LOG's lines
+  vxu4log.py value KEY [K=V ...]    of each stdin line of key=value words
+                                    that has every K=V: its KEY's value
+  vxu4log.py em-cpus EM.json        per CPU, from "eas-em compute --json":
+                                    "cpu=N capacity=C fmax_khz=F
+                                    power=KHZ:UW,KHZ:UW,..."
+
+Exit: 0, or 2 for bad usage or an unreadable file.
 """
 
+import json
+import signal
 import sys
 
 
@@ -39,3 +51,53 @@ def kv(text):
         if eq:
             out[key] = value
     return out
+
+
+def value(lines, key, conds):
+    """KEY's value of each of LINES (key=value words) that has every
+    "k=v" of CONDS, in order; lines without KEY give nothing."""
+    want = [c.partition("=")[::2] for c in conds]
+    out = []
+    for line in lines:
+        d = kv(line)
+        if key in d and all(d.get(k) == v for k, v in want):
+            out.append(d[key])
+    return out
+
+
+def em_cpus(path):
+    """Per CPU of "eas-em compute --json" output at PATH: its line
+    "cpu=N capacity=C fmax_khz=F power=KHZ:UW,...", in CPU order."""
+    try:
+        with open(path) as f:
+            pds = json.load(f)["perf_domains"]
+    except (OSError, ValueError, KeyError) as e:
+        die(f"{path}: {e}: want the output of eas-em compute --json")
+    rows = {}
+    for pd in pds:
+        power = ",".join(f"{s['frequency_khz']}:{s['power_uw']}" for s in pd["states"])
+        for c in pd["cpus"]:
+            rows[c] = (f"cpu={c} capacity={pd['capacity']} "
+                       f"fmax_khz={pd['states'][-1]['frequency_khz']} power={power}")
+    return [rows[c] for c in sorted(rows)]
+
+
+def main(argv):
+    # A reader that stops early (head -1) ends us quietly, as it would awk.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if len(argv) == 4 and argv[1] == "at":
+        out = at(argv[2], argv[3])
+    elif len(argv) >= 3 and argv[1] == "value":
+        out = value(sys.stdin.read().splitlines(), argv[2], argv[3:])
+    elif len(argv) == 3 and argv[1] == "em-cpus":
+        out = em_cpus(argv[2])
+    else:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    if out:
+        print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
