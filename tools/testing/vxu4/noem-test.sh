@@ -79,7 +79,7 @@ else
 	nok "make run's report says EAS: off" "$(echo "$clean" | grep "^EAS")"
 fi
 for p in policy0 policy4; do
-	g=$(at policy | grep "^$p " | tr ' ' '\n' | sed -n 's/^governor=//p')
+	g=$(at policy | value governor "policy=$p")
 	if [ "$g" = schedutil ]; then ok "$p still runs schedutil"; else nok "$p still runs schedutil" "governor=$g"; fi
 done
 

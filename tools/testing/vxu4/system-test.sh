@@ -93,8 +93,8 @@ expect "no EAS stop after the start" 0 \
 	"$(sed -n '/starting EAS/,$p' "$tmp/dmesg" | grep -c "stopping EAS")"
 
 # --- cpufreq policies
-pol() { at policy | grep "^$1 " | tr ' ' '\n' | sed -n "s/^$2=//p"; }
-expect "two cpufreq policies" "policy0 policy4" "$(at policy | cut -d' ' -f1 | xargs)"
+pol() { at policy | value "$2" "policy=$1"; }
+expect "two cpufreq policies" "policy0 policy4" "$(at policy | value policy | xargs)"
 for p in policy0 policy4; do
 	expect "$p governor" schedutil "$(pol $p governor)"
 	t=$(pol $p total_trans)
@@ -105,13 +105,14 @@ for p in policy0 policy4; do
 	fi
 	# Pinned (scaling_min = scaling_max) at three OPPs, the cluster clock
 	# must read back each frequency cpufreq set.
-	pins=$(at pin | grep "^$p ")
+	pins=$(at pin | grep -E "(^| )policy=$p( |$)")
 	expect "$p pinned at 3 OPPs" 3 "$(echo "$pins" | grep -c .)"
-	while read -r _ f sc ci; do
+	for f in $(echo "$pins" | value khz); do
 		expect "$p pinned at $f kHz: cpufreq and the cluster clock agree" \
-			"scaling_cur_freq=$f cpuinfo_cur_freq=$f" "$sc $ci"
-	done <<<"$pins"
-	t=$(at pin_trans | sed -n "s/^$p //p")
+			"scaling_cur_freq=$f cpuinfo_cur_freq=$f" \
+			"scaling_cur_freq=$(echo "$pins" | value scaling_cur_freq "khz=$f") cpuinfo_cur_freq=$(echo "$pins" | value cpuinfo_cur_freq "khz=$f")"
+	done
+	t=$(at pin_trans | value trans "policy=$p")
 	if [ "${t:-0}" -ge 2 ] 2>/dev/null; then
 		ok "$p: pinning made transitions ($t)"
 	else
@@ -127,17 +128,18 @@ expect "policy4 cpuinfo_max_freq" 2000000 "$(pol policy4 cpuinfo_max_freq)"
 "$eas_em" compute --format=json "$board_dtb" >"$tmp/em.json"
 for c in 0 1 2 3 4 5 6 7; do
 	want=$("${vxu4py[@]}" "$vxu4log" em-cpus "$tmp/em.json" | value capacity "cpu=$c")
-	expect "cpu$c capacity" "$want" "$(at capacity | sed -n "s/^cpu$c //p")"
+	expect "cpu$c capacity" "$want" "$(at capacity | value capacity "cpu=$c")"
 done
 
 # --- sched domains: MC per cluster, PKG over all, asym flags at PKG only
 for c in 0 1 2 3 4 5 6 7; do
 	if [ $c -lt 4 ]; then mc=0-3; else mc=4-7; fi
-	d=$(at domain | grep "^cpu$c ")
+	d=$(at domain | grep -E "(^| )cpu=$c( |$)")
 	expect "cpu$c sched domains" "0 MC $mc;1 PKG 0-7" \
-		"$(echo "$d" | cut -d' ' -f2-4 | paste -sd';')"
-	pkgflags=$(echo "$d" | awk '$3 == "PKG" { print $5 }')
-	mcflags=$(echo "$d" | awk '$3 == "MC" { print $5 }')
+		"$(paste -d' ' <(echo "$d" | value level) <(echo "$d" | value name) \
+			<(echo "$d" | value span) | paste -sd';')"
+	pkgflags=$(echo "$d" | value flags name=PKG)
+	mcflags=$(echo "$d" | value flags name=MC)
 	case ",$pkgflags," in
 	*,SD_ASYM_CPUCAPACITY,*SD_ASYM_CPUCAPACITY_FULL,*) ok "cpu$c PKG has SD_ASYM_CPUCAPACITY(_FULL)" ;;
 	*) nok "cpu$c PKG has SD_ASYM_CPUCAPACITY(_FULL)" "flags: $pkgflags" ;;
@@ -158,7 +160,7 @@ if [ -n "$hp" ]; then
 	expect "after cpu1 and cpu5 went offline and online, CPUs online" 0-7 "$(echo "$hp" | value online)"
 	for c in 1 5; do
 		expect "cpu$c capacity after it came back online" \
-			"$(at capacity | sed -n "s/^cpu$c //p")" "$(echo "$hp" | value "capacity$c")"
+			"$(at capacity | value capacity "cpu=$c")" "$(echo "$hp" | value "capacity$c")"
 		bad=$(at hotplug_dmesg | grep -E "CPU$c: (update cpu_capacity|thread )")
 		if [ -z "$bad" ]; then
 			ok "cpu$c came back online with no capacity update or topology line printed"
