@@ -43,9 +43,6 @@ PRUNE=(
 	"usr/lib/$TRIPLET/gconv"
 )
 
-APT_DEPENDS_OPTS=(--no-recommends --no-suggests --no-conflicts --no-breaks
-		  --no-replaces --no-enhances)
-
 usage() {
 	cat >&2 <<EOF
 usage: $PROG OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
@@ -132,81 +129,63 @@ while IFS= read -r line; do
 done <"$PKGLIST"
 [ ${#WANT[@]} -gt 0 ] || die "no packages listed in $PKGLIST"
 
-is_skipped() {
-	local s
-	for s in "${SKIP[@]}"; do [ "$s" = "$1" ] && return 0; done
-	return 1
-}
-
 # ---------------------------------------------------------------- resolve
 #
-# Result: lines "PACKAGE[:armhf] VERSION ARCH". apt-cache is slow here (no
-# pkgcache), so the result is kept in $DEBCACHE and reused while the package
-# list and apt's lists/config are unchanged.
+# apt's own solver computes the closure: a simulated install ('apt-get -s')
+# of the wanted packages into an empty $ARCH system. Its dpkg status is a
+# file of ours that holds only the packages not to follow ('!' lines and the
+# packages taken in part), as if they were installed at their candidate
+# version. Result: lines "PACKAGE[:armhf] VERSION ARCH", kept in $DEBCACHE
+# and reused while the package list and apt's lists/config are unchanged.
 
-# The direct Depends/Pre-Depends of the given packages, one name per line as
-# apt prints it: "foo:armhf" for armhf packages, "foo" for Architecture: all
-# ones. Of alternatives ("a | b") the first is taken; of a virtual package the
-# first provider.
-direct_deps() {
-	apt-cache depends "${APT_DEPENDS_OPTS[@]}" "$@" | awk '
-		/^[^ ]/ { alt = 0; virt = 0; next }	# a package header
-		/^    / { if (virt) { print $1; virt = 0 }; next }	# providers
-		/^ [ |](Pre)?Depends: / {
-			skip = alt; alt = ($0 ~ /^ \|/); virt = 0
-			if (skip) next
-			if ($2 ~ /^</) { virt = 1; next }
-			print $2
-		}'
-}
+APT_ARCH_OPTS=(-o "APT::Architecture=$ARCH" -o "APT::Architectures::=$ARCH"
+	       -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=)
 
-# Print "NAME VERSION ARCH" for the candidates of the given qualified names.
-candidates() {
-	apt-cache show --no-all-versions "$@" 2>/dev/null | awk '
-		/^Package:/ { p = $2 } /^Version:/ { v = $2 }
-		/^Architecture:/ { a = $2 }
-		/^$/ { if (p != "") print p, v, a; p = "" }
-		END { if (p != "") print p, v, a }' || true
+# "VERSION ARCH" of the candidate of package $1 for $ARCH (or an
+# Architecture: all one); nothing if there is none.
+candidate() {
+	apt-cache "${APT_ARCH_OPTS[@]}" show --no-all-versions "$1" 2>/dev/null |
+		awk '/^Version:/ { v = $2 } /^Architecture:/ { a = $2 }
+		     /^$/ { exit } END { if (v != "") print v, a }' || true
 }
 
 resolve() {
-	local -A seen=()
-	local queue=() next=() query=() names=() n bare
-	for n in "${WANT[@]}"; do queue+=("$n:$ARCH"); done
-	while [ ${#queue[@]} -gt 0 ]; do
-		query=()
-		for n in "${queue[@]}"; do
-			bare=${n%%:*}
-			[ -z "${seen[$bare]:-}" ] || continue
-			seen[$bare]=1
-			if is_skipped "$bare"; then
-				msg "  not following $bare (marked '!' in ${PKGLIST##*/})"
-				continue
-			fi
-			names+=("$bare")
-			[ -n "${PARTIAL[$bare]:-}" ] || query+=("$n")
-		done
-		[ ${#query[@]} -gt 0 ] || break
-		mapfile -t next < <(direct_deps "${query[@]}")
-		queue=("${next[@]}")
+	local status=$DEBCACHE/status.tmp full=() n v a out
+	: >"$status"
+	for n in "${SKIP[@]}" "${!PARTIAL[@]}"; do
+		read -r v a < <(candidate "$n") || v=
+		if [ -z "$v" ]; then
+			[ -z "${PARTIAL[$n]:-}" ] || {
+				echo "package '$n' has no $ARCH candidate" >&2
+				rm -f "$status"
+				return 1
+			}
+			continue
+		fi
+		printf 'Package: %s\nStatus: install ok installed\nArchitecture: %s\nVersion: %s\nMaintainer: none\nDescription: not followed\n\n' \
+			"$n" "$a" "$v" >>"$status"
+		[ -n "${PARTIAL[$n]:-}" ] || {
+			msg "  not following $n (marked '!' in ${PKGLIST##*/})"
+			continue
+		}
+		if [ "$a" = "$ARCH" ]; then echo "$n:$ARCH $v $a"; else echo "$n $v $a"; fi
 	done
-
-	# Prefer the armhf package; fall back to an Architecture: all one.
-	local -A found=()
-	local p v a missing=()
-	while read -r p v a; do
-		[ "$a" = "$ARCH" ] && found[$p]="$p:$ARCH $v $a"
-	done < <(candidates "${names[@]/%/:$ARCH}")
-	for n in "${names[@]}"; do [ -n "${found[$n]:-}" ] || missing+=("$n"); done
-	if [ ${#missing[@]} -gt 0 ]; then
-		while read -r p v a; do
-			[ "$a" = all ] && found[$p]="$p $v $a"
-		done < <(candidates "${missing[@]}")
-	fi
-	for n in "${names[@]}"; do
-		[ -n "${found[$n]:-}" ] || return 1
-		echo "${found[$n]}"
-	done
+	for n in "${WANT[@]}"; do [ -n "${PARTIAL[$n]:-}" ] || full+=("$n"); done
+	[ ${#full[@]} -gt 0 ] || return 0
+	out=$(apt-get -s -qq -o "Dir::State::status=$status" "${APT_ARCH_OPTS[@]}" \
+		--no-install-recommends install "${full[@]}" 2>&1) || {
+		rm -f "$status"
+		printf '%s\n' "$out" | sed 's/^/    apt-get: /' >&2
+		return 1
+	}
+	rm -f "$status"
+	# "Inst NAME (VERSION SUITE [ARCH])"
+	awk -v arch="$ARCH" '/^Inst / {
+		v = $3; sub(/^\(/, "", v)
+		if (!match($0, /\[[a-z0-9]+\]\)/)) next
+		a = substr($0, RSTART + 1, RLENGTH - 3)
+		print (a == arch ? $2 ":" arch : $2), v, a
+	}' <<<"$out"
 }
 
 apt_state() {
@@ -233,11 +212,7 @@ else
 		list=$(resolve) || ok=
 	fi
 	if [ -z "$ok" ]; then
-		for n in "${WANT[@]}"; do
-			[ -n "$(candidates "$n:$ARCH" "$n")" ] ||
-				die "package '$n' has no $ARCH candidate; check the name in $PKGLIST, and that armhf is enabled: dpkg --add-architecture armhf && apt-get update"
-		done
-		die "a dependency has no $ARCH (or Architecture: all) candidate; run apt-get update, or mark it '!' in $PKGLIST if the guest does not need it"
+		die "apt cannot install ${WANT[*]} for $ARCH (above); check the names in $PKGLIST, run apt-get update (armhf must be enabled: dpkg --add-architecture armhf), or mark a dependency the guest does not need with '!'"
 	fi
 	{ echo "# $key"; echo "$list"; } >"$RESOLVED.tmp"
 	mv "$RESOLVED.tmp" "$RESOLVED"
