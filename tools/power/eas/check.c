@@ -107,6 +107,32 @@ static void check_capacity(struct check *c)
 		       m->arch == EM_ARCH_ARM64 ? ", listed in /cpus/cpu-map" : "");
 	}
 
+	/*
+	 * Capacities are out of 1024: schedutil maps util to a frequency
+	 * as util * 1.25 * max_freq / capacity, and the EM's performance is
+	 * capacity * f / fmax. The series keeps the fallback at most 1024;
+	 * Linux 6.12 as released does not.
+	 */
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct em_cpu *p = &m->cpu[cpu];
+		uint32_t cap = p->capacity > SCHED_CAPACITY_SCALE ?
+			       p->capacity : p->upstream_capacity;
+
+		if (cap <= SCHED_CAPACITY_SCALE)
+			continue;
+		if (p->capacity > SCHED_CAPACITY_SCALE)
+			report(c, SEV_ERROR,
+			       "%s: %s: capacity %u is above 1024: the scheduler takes capacities out of 1024, so schedutil (next_freq = 1.25 * max_freq * util / capacity) keeps this CPU below its top OPPs and the EM's performance no longer equals its util; fix: give every cpu node capacity-dmips-mhz",
+			       m->file, cpu_path(m, cpu, path, sizeof(path)),
+			       cap);
+		else
+			report(c, SEV_ERROR,
+			       "%s: %s: capacity %u, above 1024, with Linux 6.12 as released (its table_efficiency fallback scales around a middle CPU; with the series' \"ARM: topology: scale the table_efficiency capacities to 1024\" it is %u): the scheduler takes capacities out of 1024, so schedutil (next_freq = 1.25 * max_freq * util / capacity) keeps this CPU below its top OPPs and the EM's performance no longer equals its util; fix: give every cpu node capacity-dmips-mhz",
+			       m->file, cpu_path(m, cpu, path, sizeof(path)),
+			       cap, p->capacity);
+		break;
+	}
+
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		const struct em_cpu *p = &m->cpu[cpu];
 		uint32_t fmax;
@@ -214,6 +240,52 @@ static void check_coefficients(struct check *c)
 	}
 }
 
+static uint32_t min_cost(const struct em_pd *pd, uint32_t *khz)
+{
+	uint32_t min = UINT32_MAX;
+	int i;
+
+	for (i = 0; i < pd->nr_states; i++)
+		if (pd->states[i].cost < min) {
+			min = pd->states[i].cost;
+			*khz = pd->states[i].frequency;
+		}
+	return min;
+}
+
+/*
+ * A LITTLE perf domain whose every state costs more than the cheapest
+ * state of a bigger one: the EM says the big CPUs do any work for less
+ * energy, so EAS places everything there.
+ */
+static void check_costs(struct check *c)
+{
+	const struct em_model *m = c->m;
+	uint32_t lmin, bmin, lkhz = 0, bkhz = 0;
+	int k, j;
+
+	for (k = 0; k < m->nr_pds; k++) {
+		const struct em_pd *l = &m->pd[k];
+
+		if (!l->nr_states)
+			continue;
+		lmin = min_cost(l, &lkhz);
+		for (j = 0; j < m->nr_pds; j++) {
+			const struct em_pd *b = &m->pd[j];
+
+			if (!b->nr_states || b->capacity <= l->capacity)
+				continue;
+			bmin = min_cost(b, &bkhz);
+			if (lmin <= bmin)
+				continue;
+			report(c, SEV_WARNING,
+			       "%s: pd %s: every perf state costs more than the cheapest of the bigger pd %s (cost %u at %u kHz against %u at %u kHz): the EM says the big CPUs do any work for less energy, so EAS puts every task on them and the LITTLE CPUs stay idle; fix: check the LITTLE cluster's dynamic-power-coefficient (or opp-microwatt) and opp-microvolt against measurements",
+			       m->file, l->name, b->name, lmin, lkhz, bmin,
+			       bkhz);
+		}
+	}
+}
+
 static void check_frequencies(struct check *c)
 {
 	const struct em_model *m = c->m;
@@ -279,6 +351,16 @@ static void check_states(struct check *c)
 			report(c, SEV_INFO,
 			       "%s: pd %s: inefficient states (kHz) %s: a faster state costs no more energy per unit of work, so the EM skips them (SKIP_INEFFICIENCIES) and schedutil never selects them (CPUFREQ_RELATION_LE); lowest frequency in use %u kHz",
 			       m->file, pd->name, list, floor);
+
+		/* nothing efficient below the top: one frequency in use */
+		if (pd->nr_states > 1 &&
+		    floor == pd->states[pd->nr_states - 1].frequency)
+			report(c, SEV_WARNING,
+			       "%s: pd %s: every perf state below the top one (%u kHz) is inefficient, so schedutil, which picks only efficient frequencies, runs these CPUs at %u kHz whenever they run, and the EM's cost is the same for any util; %s",
+			       m->file, pd->name, floor, floor,
+			       pd->dt_power ?
+			       "fix: give each OPP its measured opp-microwatt" :
+			       "fix: give each OPP its real opp-microvolt (one voltage for all makes the energy per cycle equal), or opp-microwatt");
 
 		/* an OPP at a higher voltage than a faster one */
 		for (i = 0; i < pd->nr_states && !pd->dt_power; i++) {
@@ -505,6 +587,7 @@ int em_check(FILE *out, const struct em_model *m,
 
 	check_capacity(&c);
 	check_coefficients(&c);
+	check_costs(&c);
 	check_frequencies(&c);
 	check_states(&c);
 	check_clusters(&c);

@@ -19,7 +19,11 @@ static void diff_usage(FILE *out)
 		"Compare two Energy Models state by state. A and B are each a DTB (the EM\n"
 		"compute gives), an energy_model directory, or a dump of one (see show).\n"
 		"Perf domains are matched by their CPUs, states by frequency; a field is\n"
-		"compared when both sides have it (old debugfs layouts lack some).\n"
+		"compared when both sides have it (old debugfs layouts lack some). Power\n"
+		"is compared in mW when one side is in mW (kernels before v5.19), not at\n"
+		"all against an abstract scale; cost only when both sides use the same\n"
+		"formula (10 * power / performance since v6.9, power * fmax / frequency\n"
+		"before) and power unit. What is not compared is said on stdout.\n"
 		"\n"
 		"Exit status: 0 same, 1 different (each difference on stdout), 2 bad\n"
 		"input or usage.\n",
@@ -74,6 +78,7 @@ static int diff_models(const struct em_model *a, const struct em_model *b)
 	n += diff_missing(b, a, "B");
 	for (k = 0; k < a->nr_pds; k++) {
 		const struct em_pd *pa = &a->pd[k], *pb;
+		bool same_power, same_cost;
 		unsigned int have;
 
 		pb = pa->nr_states ? find_pd(b, pa->cpus) : NULL;
@@ -87,8 +92,32 @@ static int diff_models(const struct em_model *a, const struct em_model *b)
 			       cpus, pa->flags, pb->flags);
 			n++;
 		}
+		/*
+		 * Power is compared in the coarser of two real units (mW
+		 * truncated from uW, as kernels before v5.19 computed it);
+		 * on an abstract scale only with the same scale. Cost only
+		 * with the same formula and power unit.
+		 */
+		same_power = pa->unit == pb->unit ||
+			     (pa->unit != EM_UNIT_ABSTRACT &&
+			      pb->unit != EM_UNIT_ABSTRACT);
+		same_cost = pa->unit == pb->unit && pa->cost == pb->cost;
+		if (!same_power)
+			printf("pd %s: power: not compared: A in %s, B in %s\n",
+			       pa->name, em_unit_name(pa->unit),
+			       em_unit_name(pb->unit));
+		else if (pa->unit != pb->unit)
+			printf("pd %s: power: A in %s, B in %s: compared in mW (uW / 1000)\n",
+			       pa->name, em_unit_name(pa->unit),
+			       em_unit_name(pb->unit));
+		if (!same_cost)
+			printf("pd %s: cost: not compared: A %s, power in %s; B %s, power in %s\n",
+			       pa->name, em_cost_name(pa->cost),
+			       em_unit_name(pa->unit), em_cost_name(pb->cost),
+			       em_unit_name(pb->unit));
 		for (i = 0; i < pa->nr_states; i++) {
 			const struct em_state *sa = &pa->states[i], *sb;
+			uint32_t va, vb;
 
 			sb = find_state(pb, sa->frequency);
 			if (!sb) {
@@ -101,11 +130,20 @@ static int diff_models(const struct em_model *a, const struct em_model *b)
 			for (f = 1; f < 5; f++) {
 				if (!state_file_present(pa, f) ||
 				    !state_file_present(pb, f) ||
-				    state_value(sa, f) == state_value(sb, f))
+				    (f == 1 && !same_power) ||
+				    (f == 2 && !same_cost))
 					continue;
-				printf("pd %s: ps:%u: %s: %u != %u\n", pa->name,
-				       sa->frequency, state_files[f],
-				       state_value(sa, f), state_value(sb, f));
+				va = state_value(sa, f);
+				vb = state_value(sb, f);
+				if (f == 1 && pa->unit != pb->unit) {
+					va = pa->unit == EM_UNIT_UW ? va / 1000 : va;
+					vb = pb->unit == EM_UNIT_UW ? vb / 1000 : vb;
+				}
+				if (va == vb)
+					continue;
+				printf("pd %s: ps:%u: %s: %u != %u%s\n", pa->name,
+				       sa->frequency, state_files[f], va, vb,
+				       f == 1 && pa->unit != pb->unit ? " (mW)" : "");
 				n++;
 			}
 		}

@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -318,7 +319,7 @@ static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 {
 	struct em_pd *pd = &m->pd[m->nr_pds];
 	char rel[256], buf[EM_VALUE_LEN], **dirs = NULL;
-	int nr_dirs = 0, i, ret = -1, nr_old = 0;
+	int nr_dirs = 0, i, ret = -1, nr_old = 0, units = 0;
 	unsigned int have = EM_HAVE_ALL;
 	bool present;
 
@@ -344,6 +345,29 @@ static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 		return -1;
 	if (!present)
 		have &= ~EM_HAVE_FLAGS;
+
+	/*
+	 * The power unit: v5.19+ says it in flags, v5.11-v5.18 in a units
+	 * file ("milliWatts" or "bogoWatts"); before, power was in mW.
+	 */
+	pd->unit = EM_UNIT_MW;
+	if (present) {
+		pd->unit = pd->flags & EM_PERF_DOMAIN_MICROWATTS ?
+			   EM_UNIT_UW : EM_UNIT_ABSTRACT;
+	} else {
+		snprintf(rel, sizeof(rel), "%s/units", name);
+		ret = src_read(m, s, rel, buf, sizeof(buf));
+		if (ret < 0)
+			return -1;
+		if (ret && !strcmp(buf, "bogoWatts"))
+			pd->unit = EM_UNIT_ABSTRACT;
+		else if (ret && strcmp(buf, "milliWatts"))
+			return dfs_fail(m,
+					"%s: '%.20s', want milliWatts or bogoWatts (v5.11-v5.18)",
+					rel, buf);
+		units = ret;
+	}
+	ret = -1;
 
 	if (src_list(m, s, name, &dirs, &nr_dirs))
 		return -1;
@@ -396,17 +420,44 @@ static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 				 pd->states[i].frequency);
 			goto out;
 		}
+	/*
+	 * performance = capacity * f / fmax (v6.9+): never 0 (the cost would
+	 * divide by it) and never falling as the frequency rises.
+	 */
+	for (i = 0; (have & EM_HAVE_PERFORMANCE) && i < pd->nr_states; i++) {
+		const struct em_state *ps = &pd->states[i];
+
+		if (!ps->performance) {
+			dfs_fail(m,
+				 "%s/ps:%u/performance: 0: the cost divides by it (a kernel writes it only after a division by zero: check its DTB with eas-em check); fix: pass a tree whose performance is capacity * f / fmax",
+				 name, ps->frequency);
+			goto out;
+		}
+		if (i && ps->performance < pd->states[i - 1].performance) {
+			dfs_fail(m,
+				 "%s/ps:%u/performance: %u, below the %u of the slower %u kHz: the kernel computes capacity * f / fmax, which never falls as f rises; fix: pass the tree as the kernel wrote it",
+				 name, ps->frequency, ps->performance,
+				 pd->states[i - 1].performance,
+				 pd->states[i - 1].frequency);
+			goto out;
+		}
+	}
 	pd->have = have;
 	if (have & EM_HAVE_PERFORMANCE)
 		pd->capacity = pd->states[pd->nr_states - 1].performance;
+	pd->cost = have & EM_HAVE_PERFORMANCE ? EM_COST_PERF : EM_COST_FREQ;
 	if (nr_old)
 		snprintf(m->layout, sizeof(m->layout), "v5.0-v5.8 (pdN/cs:)");
 	else if (have & EM_HAVE_PERFORMANCE)
 		snprintf(m->layout, sizeof(m->layout), "v6.9+");
-	else if (have & EM_HAVE_INEFFICIENT)
-		snprintf(m->layout, sizeof(m->layout), "v5.16-v6.8");
+	else if (have & EM_HAVE_FLAGS)
+		snprintf(m->layout, sizeof(m->layout), "v5.19-v6.8");
+	else if (units && (have & EM_HAVE_INEFFICIENT))
+		snprintf(m->layout, sizeof(m->layout), "v5.16-v5.18");
+	else if (units)
+		snprintf(m->layout, sizeof(m->layout), "v5.11-v5.15");
 	else
-		snprintf(m->layout, sizeof(m->layout), "v5.9-v5.15");
+		snprintf(m->layout, sizeof(m->layout), "v5.9-v5.10");
 	m->nr_pds++;
 	ret = 1;
 out:
@@ -462,19 +513,49 @@ static int load_src(struct em_model *m, struct em_src *s)
 	return 0;
 }
 
-/* Is debugfs mounted at /sys/kernel/debug? */
-static bool debugfs_mounted(void)
+/* /proc/mounts escapes blanks and backslashes as \ooo: undo it in place */
+static void unescape_mount(char *p)
 {
-	char line[512];
-	bool found = false;
+	char *o = p;
+
+	for (; *p; p++, o++) {
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' &&
+		    p[2] >= '0' && p[2] <= '7' && p[3] >= '0' && p[3] <= '7') {
+			*o = (p[1] - '0') << 6 | (p[2] - '0') << 3 | (p[3] - '0');
+			p += 3;
+		} else {
+			*o = *p;
+		}
+	}
+	*o = '\0';
+}
+
+/*
+ * Where debugfs is mounted: /sys/kernel/debug if it is mounted there, else
+ * its first mount point in /proc/mounts. Return 1 with @dir filled in, 0 if
+ * it is not mounted, -1 if /proc/mounts cannot be read (cannot tell).
+ */
+static int debugfs_mount(char *dir, size_t len)
+{
+	char line[4096], mnt[4096], type[64];
+	int found = 0;
 	FILE *f;
 
 	f = fopen("/proc/mounts", "r");
 	if (!f)
-		return true;	/* cannot tell */
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, " " DEBUGFS_ROOT " debugfs "))
-			found = true;
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %4095s %63s", mnt, type) != 2 ||
+		    strcmp(type, "debugfs"))
+			continue;
+		unescape_mount(mnt);
+		if (!strcmp(mnt, DEBUGFS_ROOT) || !found) {
+			snprintf(dir, len, "%s", mnt);
+			found = 1;
+		}
+		if (!strcmp(mnt, DEBUGFS_ROOT))
+			break;
+	}
 	fclose(f);
 	return found;
 }
@@ -587,19 +668,34 @@ int em_debugfs_load(struct em_model *m, const char *path)
 	m->file = path;
 	m->cap_first_missing = -1;
 	if (stat(path, &st)) {
-		int err = errno;
+		static char alt[4096];
+		char mnt[4096];
+		int err = errno, mounted;
 
-		if (err == ENOENT && !strncmp(path, DEBUGFS_ROOT "/", 18) &&
-		    !debugfs_mounted())
+		if (err != ENOENT || strncmp(path, DEBUGFS_ROOT "/", 18))
+			return dfs_fail(m, "cannot access: %s%s", strerror(err),
+					err == EACCES ?
+					"; fix: debugfs is for root, run eas-em as root" : "");
+		mounted = debugfs_mount(mnt, sizeof(mnt));
+		if (!mounted)
 			return dfs_fail(m,
-					"debugfs is not mounted on %s; fix: mount -t debugfs none %s (as root), or pass a directory or dump",
-					DEBUGFS_ROOT, DEBUGFS_ROOT);
-		if (err == ENOENT && !strncmp(path, DEBUGFS_ROOT "/", 18))
+					"debugfs is not mounted (not in /proc/mounts); fix: mount -t debugfs none %s (as root), or pass a directory or dump",
+					DEBUGFS_ROOT);
+		if (mounted < 0 || !strcmp(mnt, DEBUGFS_ROOT))
 			return dfs_fail(m,
 					"missing: debugfs is mounted but the kernel has no Energy Model directory (CONFIG_ENERGY_MODEL=n?)");
-		return dfs_fail(m, "cannot access: %s%s", strerror(err),
-				err == EACCES ?
-				"; fix: debugfs is for root, run eas-em as root" : "");
+		/* mounted elsewhere: the same file under that mount */
+		snprintf(alt, sizeof(alt), "%s%s", mnt, path + 17);
+		if (stat(alt, &st))
+			return dfs_fail(m,
+					"missing: debugfs is mounted on %s (not %s), and %s: %s (CONFIG_ENERGY_MODEL=n?)",
+					mnt, DEBUGFS_ROOT, alt, strerror(errno));
+		path = alt;
+		s.root = alt;
+		m->file = alt;
+		snprintf(m->notes[m->nr_notes++], EM_MSG_LEN,
+			 "debugfs is mounted on %.400s, not %s: reading %.400s", mnt,
+			 DEBUGFS_ROOT, alt);
 	}
 	if (S_ISDIR(st.st_mode))
 		return load_src(m, &s);

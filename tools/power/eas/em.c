@@ -786,7 +786,7 @@ static void em_capacity_fallback_note(struct em_model *m, int first_missing,
 			      k ? ", " : "", list, cap[m->pd[k].first_cpu]);
 	}
 	snprintf(m->cap_fallback, sizeof(m->cap_fallback),
-		 "%s; arm32 then takes capacities from its table_efficiency (cortex-a15 3891, cortex-a7 2048 per 2^20 Hz of clock-frequency, scaled around 1024; 1024 for other CPUs): %s",
+		 "%s; arm32 then takes capacities from its table_efficiency (cortex-a15 3891, cortex-a7 2048 per 2^20 Hz of clock-frequency, the largest scaled to 1024; 1024 for other CPUs): %s",
 		 first_missing ?
 		 "\"cpu_capacity: partial information: fallback to 1024 for all CPUs\"" :
 		 "on the boot CPU, so the kernel ignores capacity-dmips-mhz on all CPUs, silently",
@@ -1042,17 +1042,26 @@ static int em_capacity(struct em_model *m, const struct em_options *opt)
 		}
 		em_normalize(m, raw, fref, final);
 	} else {
-		/* 32-bit arithmetic, as the kernel's unsigned longs */
+		/*
+		 * The series (ARM: topology: scale the table_efficiency
+		 * capacities to 1024): the largest product gets 1024.
+		 * Linux 6.12 as released scales around a middle CPU, in
+		 * 32-bit arithmetic, as the kernel's unsigned longs.
+		 */
 		if (4 * max_cap < 3 * (max_cap + min_cap))
 			middle = (min_cap + max_cap) >> (SCHED_CAPACITY_SHIFT + 1);
 		else
 			middle = ((max_cap / 3) >> (SCHED_CAPACITY_SHIFT - 1)) + 1;
 		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-			if (eff_cap[cpu] && middle)
-				early[cpu] = eff_cap[cpu] / middle;
+			if (eff_cap[cpu] && max_cap)
+				early[cpu] = ((uint64_t)eff_cap[cpu] <<
+					      SCHED_CAPACITY_SHIFT) / max_cap;
 			else
 				early[cpu] = SCHED_CAPACITY_SCALE;
 			final[cpu] = early[cpu];
+			m->cpu[cpu].upstream_capacity =
+				eff_cap[cpu] && middle ? eff_cap[cpu] / middle :
+							 SCHED_CAPACITY_SCALE;
 		}
 		em_capacity_fallback_note(m, first_missing, final);
 	}
@@ -1434,4 +1443,27 @@ void em_model_free(struct em_model *m)
 	}
 	free(m->fdt);
 	m->fdt = NULL;
+}
+
+/**
+ * em_unit_name() - the unit of an EM's power, for tables and JSON
+ * @unit:	EM_UNIT_*
+ *
+ * Return: "uW", "mW" or "abstract".
+ */
+const char *em_unit_name(enum em_unit unit)
+{
+	return unit == EM_UNIT_UW ? "uW" : unit == EM_UNIT_MW ? "mW" : "abstract";
+}
+
+/**
+ * em_cost_name() - how an EM's cost was computed, for messages and JSON
+ * @cost:	EM_COST_*
+ *
+ * Return: the formula, with the kernels that use it.
+ */
+const char *em_cost_name(enum em_cost cost)
+{
+	return cost == EM_COST_PERF ? "10 * power / performance (v6.9+)" :
+				      "power * fmax / frequency (before v6.9)";
 }

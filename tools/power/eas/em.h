@@ -103,6 +103,10 @@ struct em_state {
  * @boot_fref:		capacity_freq_ref when the DT is parsed (kHz, or 1)
  * @early_capacity:	cpu_scale until every CPU has a cpufreq policy
  * @capacity:		cpu_scale afterwards (the final one)
+ * @upstream_capacity:	without capacity-dmips-mhz on every CPU: the
+ *			cpu_scale of Linux 6.12 without the series, whose
+ *			table_efficiency fallback scales around a middle CPU
+ *			(up to 1535); 0 otherwise
  */
 struct em_cpu {
 	int node;
@@ -114,7 +118,36 @@ struct em_cpu {
 	uint32_t boot_fref;
 	uint32_t early_capacity;
 	uint32_t capacity;
+	uint32_t upstream_capacity;
 };
+
+/**
+ * enum em_unit - the unit of an EM's power values
+ * @EM_UNIT_UW:		microwatts (a DTB; debugfs v5.19+ with the
+ *			MICROWATTS flag)
+ * @EM_UNIT_MW:		milliwatts (debugfs v5.0-v5.10, and v5.11-v5.18 whose
+ *			units file says milliWatts)
+ * @EM_UNIT_ABSTRACT:	an abstract scale (units "bogoWatts", or v5.19+
+ *			without the MICROWATTS flag)
+ */
+enum em_unit {
+	EM_UNIT_UW,
+	EM_UNIT_MW,
+	EM_UNIT_ABSTRACT,
+};
+
+/**
+ * enum em_cost - how an EM's cost was computed
+ * @EM_COST_PERF:	v6.9+: 10 * power / performance
+ * @EM_COST_FREQ:	before v6.9: power * fmax / frequency
+ */
+enum em_cost {
+	EM_COST_PERF,
+	EM_COST_FREQ,
+};
+
+const char *em_unit_name(enum em_unit unit);
+const char *em_cost_name(enum em_cost cost);
 
 /**
  * struct em_pd - a performance domain: one cpufreq-dt policy and its EM
@@ -131,6 +164,8 @@ struct em_cpu {
  * @dt_power:	power from opp-microwatt, not from the coefficient
  * @coeff:	dynamic-power-coefficient of @first_cpu (0 if absent)
  * @have:	EM_HAVE_* (a debugfs tree may lack some files)
+ * @unit:	the unit of the states' power (from a debugfs tree's layout)
+ * @cost:	the formula of the states' cost (from the layout)
  * @error:	why the kernel registers no EM for this domain ("" if it does)
  * @why_all:	why cpufreq-dt fell back to one policy for all CPUs, or ""
  */
@@ -148,6 +183,8 @@ struct em_pd {
 	bool dt_power;
 	uint32_t coeff;
 	unsigned int have;
+	enum em_unit unit;
+	enum em_cost cost;
 	char error[EM_MSG_LEN];
 	char why_all[256];
 };

@@ -137,11 +137,14 @@ static void print_summary(FILE *out, const struct em_model *m)
 
 static void print_table(FILE *out, const struct em_model *m)
 {
-	char cpus[128], perf[16], ineff[16];
+	char cpus[128], perf[16], ineff[16], unit[24];
 	int k, i, n = 0;
 
 	if (m->layout[0])
-		fprintf(out, "%s: debugfs layout of %s\n\n", m->file, m->layout);
+		fprintf(out, "%s: debugfs layout of %s: power in %s, cost = %s\n\n",
+			m->file, m->layout,
+			m->nr_pds ? em_unit_name(m->pd[0].unit) : "?",
+			m->nr_pds ? em_cost_name(m->pd[0].cost) : "?");
 	for (k = 0; k < m->nr_pds; k++) {
 		const struct em_pd *pd = &m->pd[k];
 
@@ -150,14 +153,19 @@ static void print_table(FILE *out, const struct em_model *m)
 		em_cpulist(cpus, sizeof(cpus), pd->cpus);
 		if (n++)
 			fputc('\n', out);
-		fprintf(out, "perf domain %s: cpus %s, capacity %u", pd->name,
-			cpus, pd->capacity);
+		fprintf(out, "perf domain %s: cpus %s, capacity ", pd->name,
+			cpus);
+		if (pd->have & EM_HAVE_PERFORMANCE)
+			fprintf(out, "%u", pd->capacity);
+		else
+			fprintf(out, "unknown (no performance files before v6.9)");
 		if (pd->have & EM_HAVE_FLAGS)
 			fprintf(out, ", flags %#x (%s)", pd->flags,
 				pd_flags_names(pd->flags));
 		fprintf(out, ", %d perf states\n", pd->nr_states);
+		snprintf(unit, sizeof(unit), "power(%s)", em_unit_name(pd->unit));
 		fprintf(out, "%5s %10s %10s %11s %10s %11s\n", "state",
-			"freq(kHz)", "power(uW)", "performance", "cost",
+			"freq(kHz)", unit, "performance", "cost",
 			"inefficient");
 		for (i = 0; i < pd->nr_states; i++) {
 			const struct em_state *ps = &pd->states[i];
@@ -254,8 +262,18 @@ out:
 	return ret;
 }
 
+/* A number, or null for a field the source did not have */
+static const char *json_u32(char *buf, bool present, uint32_t val)
+{
+	if (!present)
+		return "null";
+	snprintf(buf, 16, "%u", val);
+	return buf;
+}
+
 static void print_json(FILE *out, const struct em_model *m)
 {
+	char num[2][16];
 	struct em_summary s;
 	const char *sep = "";
 	int k, i, cpu, n = 0;
@@ -281,15 +299,28 @@ static void print_json(FILE *out, const struct em_model *m)
 			sep = ", ";
 		}
 		fprintf(out,
-			"],\n      \"capacity\": %u,\n      \"flags\": %u,\n      \"states\": [",
-			pd->capacity, pd->flags);
+			"],\n      \"capacity\": %s,\n      \"flags\": %s,\n      \"power_unit\": \"%s\",\n      \"cost_formula\": \"%s\",\n      \"states\": [",
+			json_u32(num[0], pd->have & EM_HAVE_PERFORMANCE, pd->capacity),
+			json_u32(num[1], pd->have & EM_HAVE_FLAGS, pd->flags),
+			em_unit_name(pd->unit), em_cost_name(pd->cost));
 		for (i = 0; i < pd->nr_states; i++) {
 			const struct em_state *ps = &pd->states[i];
+			char uw[24];
 
+			/* power_uw: null on an abstract scale; mW are exact in uW */
+			if (pd->unit == EM_UNIT_ABSTRACT)
+				snprintf(uw, sizeof(uw), "null");
+			else
+				snprintf(uw, sizeof(uw), "%llu",
+					 (unsigned long long)ps->power *
+					 (pd->unit == EM_UNIT_MW ? 1000 : 1));
 			fprintf(out,
-				"%s\n        {\"frequency_khz\": %u, \"power_uw\": %u, \"performance\": %u, \"cost\": %u, \"inefficient\": %s}",
-				i ? "," : "", ps->frequency, ps->power,
-				ps->performance, ps->cost,
+				"%s\n        {\"frequency_khz\": %u, \"power\": %u, \"power_uw\": %s, \"performance\": %s, \"cost\": %u, \"inefficient\": %s}",
+				i ? "," : "", ps->frequency, ps->power, uw,
+				json_u32(num[0], pd->have & EM_HAVE_PERFORMANCE,
+					 ps->performance),
+				ps->cost,
+				!(pd->have & EM_HAVE_INEFFICIENT) ? "null" :
 				ps->flags & EM_PERF_STATE_INEFFICIENT ?
 				"true" : "false");
 		}

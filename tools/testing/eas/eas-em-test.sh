@@ -272,8 +272,8 @@ def states(text):
     for s in text.split():
         ineff = s.endswith('*')
         f, p, perf, cost = map(int, s.rstrip('*').split(':'))
-        out.append({'frequency_khz': f, 'power_uw': p, 'performance': perf,
-                    'cost': cost, 'inefficient': ineff})
+        out.append({'frequency_khz': f, 'power': p, 'power_uw': p,
+                    'performance': perf, 'cost': cost, 'inefficient': ineff})
     return out
 
 # complexity: 2 pds * (8 CPUs + 13 + 19 states) = 80; ratios against the
@@ -281,8 +281,10 @@ def states(text):
 want = {'source': 'dtb', 'arch': 'arm', 'complexity': 80,
     'perf_domains': [
     {'name': 'cpu0', 'cpus': [0, 1, 2, 3], 'capacity': 377, 'flags': 3,
+     'power_unit': 'uW', 'cost_formula': '10 * power / performance (v6.9+)',
      'states': states(os.environ['XU4_A7'])},
     {'name': 'cpu4', 'cpus': [4, 5, 6, 7], 'capacity': 1024, 'flags': 3,
+     'power_unit': 'uW', 'cost_formula': '10 * power / performance (v6.9+)',
      'states': states(os.environ['XU4_A15'])}],
     'ratios': [{'perf_domain': 'cpu4', 'reference': 'cpu0',
                 'capacity': 2.7162, 'top_power': 5.2104, 'min_cost': 1.7944}]}
@@ -383,16 +385,19 @@ has_line "mixed clusters: coefficient of the policy CPU" "energy_model/cpu1/ps:2
 # from clock-frequency (A7 1000000000 Hz, A15 1800000000 Hz):
 #   A7  (1000000000 >> 20) * 2048 = 953 * 2048  = 1951744
 #   A15 (1800000000 >> 20) * 3891 = 1716 * 3891 = 6676956
-#   4 * max = 26707824 >= 3 * (max + min) = 25886100, so
-#   middle = ((6676956 / 3) >> 9) + 1 = 4347
-#   A7 = 1951744 / 4347 = 448, A15 = 6676956 / 4347 = 1535
+#   the series (ARM: topology: scale the table_efficiency capacities to
+#   1024): the largest gets 1024,
+#   A7 = 1951744 * 1024 / 6676956 = 299, A15 = 1024
+#   Linux 6.12 as released: 4 * max = 26707824 >= 3 * (max + min) =
+#   25886100, so middle = ((6676956 / 3) >> 9) + 1 = 4347,
+#   A7 = 1951744 / 4347 = 448, A15 = 6676956 / 4347 = 1535 (above 1024)
 cp "$XU4" "$tmp/nocap.dtb"
 fdtput -d "$tmp/nocap.dtb" /cpus/cpu@100 capacity-dmips-mhz
 run compute "$tmp/nocap.dtb"
-check "no capacity-dmips-mhz on cpu0: arm32 table_efficiency, A7 448" \
-	grep -qF "perf domain cpu0: cpus 0-3, capacity 448," <<< "$out"
-check "no capacity-dmips-mhz on cpu0: A15 1535" \
-	grep -qF "perf domain cpu4: cpus 4-7, capacity 1535," <<< "$out"
+check "no capacity-dmips-mhz on cpu0: arm32 table_efficiency, A7 299" \
+	grep -qF "perf domain cpu0: cpus 0-3, capacity 299," <<< "$out"
+check "no capacity-dmips-mhz on cpu0: A15 1024, not above" \
+	grep -qF "perf domain cpu4: cpus 4-7, capacity 1024," <<< "$out"
 check "no capacity-dmips-mhz on cpu0: a note on stderr" \
 	grep -q "capacity-dmips-mhz: missing" <<< "$err"
 # ... and on a later CPU: "fallback to 1024 for all CPUs"; the A15s get
@@ -737,15 +742,55 @@ check "diff two DTBs: A15 1.9 GHz only in XU4" grep -qx "pd cpu4: ps:1900000: on
 check "diff two DTBs: A7 perf at 200 MHz 53 vs 59" \
 	grep -qx "pd cpu0: ps:200000: performance: 53 != 59" <<< "$out"
 
-# v5.9-v5.15: no flags, inefficient or performance files
+# v5.9-v5.10: no flags, units, inefficient or performance files; power
+# in mW (the uW / 1000, truncated, as those kernels computed it), cost =
+# power * fmax / frequency (A7 200 MHz: 14 * 1400000 / 200000 = 98)
 cp -r "$tmp/tree" "$tmp/t59"
 find "$tmp/t59" \( -name performance -o -name inefficient -o -name flags \) -delete
+for pd in "$tmp"/t59/cpu*; do
+	fmax=$(cat "$pd"/ps:*/frequency | sort -n | tail -1)
+	for ps in "$pd"/ps:*; do
+		mw=$(($(cat "$ps/power") / 1000))
+		echo "$mw" > "$ps/power"
+		echo $((mw * fmax / $(cat "$ps/frequency"))) > "$ps/cost"
+	done
+done
 run show "$tmp/t59"
-check "show v5.9-v5.15 layout: named" grep -q "layout of v5.9-v5.15" <<< "$out"
-check "show v5.9-v5.15 layout: '-' for what it lacks" \
-	grep -qE "^ +0 +200000 +14580 +- +2750 +-$" <<< "$out"
+check "show v5.9-v5.10 layout: named, with its unit and cost formula" \
+	grep -q "layout of v5.9-v5.10: power in mW, cost = power \* fmax / frequency" <<< "$out"
+check "show v5.9-v5.10 layout: mW under power(mW), '-' for what it lacks" \
+	grep -qE "^ +0 +200000 +14 +- +98 +-$" <<< "$out"
+check "show v5.9-v5.10 layout: the power column says mW" grep -q "power(mW)" <<< "$out"
 run diff "$XU4" "$tmp/t59"
-check "diff vs v5.9 layout: compares what both have, same" [ "$rc" -eq 0 ]
+check "diff vs v5.9 layout: power compared in mW, cost not, same" \
+	[ "$rc" -eq 0 ] && grep -q "pd cpu0: power: A in uW, B in mW: compared in mW" <<< "$out" &&
+	grep -q "pd cpu4: cost: not compared: A 10 \* power / performance (v6.9+), power in uW; B power \* fmax / frequency (before v6.9), power in mW" <<< "$out"
+echo 15 > "$tmp/t59/cpu0/ps:200000/power"
+run diff "$XU4" "$tmp/t59"
+check "diff vs v5.9 layout: a mW power off by 1 is a difference" \
+	grep -qx "pd cpu0: ps:200000: power: 14 != 15 (mW)" <<< "$out"
+# v5.16-v5.18: a units file (milliWatts or bogoWatts), inefficient files
+cp -r "$tmp/t59" "$tmp/t516"
+echo 14 > "$tmp/t516/cpu0/ps:200000/power"
+for pd in "$tmp"/t516/cpu*; do
+	echo milliWatts > "$pd/units"
+	for ps in "$pd"/ps:*; do
+		cp "$tmp/tree/${pd##*/}/${ps##*/}/inefficient" "$ps/inefficient"
+	done
+done
+run show --format=json "$tmp/t516"
+check "show v5.16-v5.18 layout (units milliWatts): JSON power in mW, power_uw * 1000, null for absent fields" \
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["perf_domains"][0]; s=p["states"][0]; assert p["power_unit"]=="mW" and p["flags"] is None and p["capacity"] is None and s["power"]==14 and s["power_uw"]==14000 and s["performance"] is None and s["inefficient"] is True, (p["power_unit"], s)' "$tmp/out"
+run show "$tmp/t516"
+check "show v5.16-v5.18 layout: named" grep -q "layout of v5.16-v5.18: power in mW" <<< "$out"
+for pd in "$tmp"/t516/cpu*; do echo bogoWatts > "$pd/units"; done
+run diff "$XU4" "$tmp/t516"
+check "diff vs units bogoWatts: power and cost not compared, said so, same" \
+	[ "$rc" -eq 0 ] && grep -q "pd cpu0: power: not compared: A in uW, B in abstract" <<< "$out"
+echo kiloWatts > "$tmp/t516/cpu0/units"
+run show "$tmp/t516"
+check "show: an unknown units value is refused" \
+	[ "$rc" -eq 2 ] && grep -q "cpu0/units: 'kiloWatts', want milliWatts or bogoWatts" <<< "$err"
 # v5.0-v5.8: pdN/cs:<kHz>, cost = fmax * power / freq
 mkdir -p "$tmp/t50/pd0/cs:200000" "$tmp/t50/pd0/cs:300000"
 echo 0-3 > "$tmp/t50/pd0/cpus"
@@ -758,7 +803,7 @@ printf '21\n' > "$tmp/t50/pd0/cs:300000/cost"
 run show --format=json "$tmp/t50"
 check "show v5.0-v5.8 pdN/cs: layout: exit 0" [ "$rc" -eq 0 ]
 check "show v5.0 layout: JSON with 2 states of pd0" \
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["perf_domains"][0]; assert d["source"]=="debugfs" and p["name"]=="pd0" and p["cpus"]==[0,1,2,3] and [s["frequency_khz"] for s in p["states"]]==[200000,300000] and p["states"][1]["power_uw"]==21' "$tmp/out"
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); p=d["perf_domains"][0]; assert d["source"]=="debugfs" and p["name"]=="pd0" and p["cpus"]==[0,1,2,3] and [s["frequency_khz"] for s in p["states"]]==[200000,300000] and p["power_unit"]=="mW" and p["states"][1]["power"]==21 and p["states"][1]["power_uw"]==21000 and p["states"][1]["performance"] is None' "$tmp/out"
 
 # show: bad trees, each one line naming the file, exit 2
 show_bad()
@@ -799,9 +844,26 @@ printf 'hello\nworld\n' > "$tmp/junk.txt"
 show_bad "show: a file without energy_model lines" "$tmp/junk.txt" 'no "energy_model/<path> <value>" line'
 printf 'energy_model/cpu0/cpus 0-3\nenergy_model/cpu0/cpus 0-3\n' > "$tmp/twice.txt"
 show_bad "show: a dump with a file twice" "$tmp/twice.txt" "energy_model/cpu0/cpus: twice"
+cp -r "$tmp/tree" "$tmp/b6"
+echo 40 > "$tmp/b6/cpu0/ps:1100000/performance"
+show_bad "show: a performance falling as the frequency rises is refused" "$tmp/b6" \
+	"cpu0/ps:1100000/performance: 40, below the 269 of the slower 1000000 kHz"
+echo 0 > "$tmp/b6/cpu0/ps:1100000/performance"
+show_bad "show: a performance of 0 is refused" "$tmp/b6" "cpu0/ps:1100000/performance: 0: the cost divides by it"
+# debugfs mounted elsewhere: found in /proc/mounts (needs a mount namespace)
+mkdir -p "$tmp/dbg"
+if unshare -m sh -c "mount -t debugfs none '$tmp/dbg'" 2>/dev/null; then
+	unshare -m sh -c "mount -t debugfs none '$tmp/dbg' && umount /sys/kernel/debug 2>/dev/null; '$EAS_EM' show" \
+		>"$tmp/out" 2>"$tmp/err"
+	err=$(cat "$tmp/err")
+	check "show: debugfs mounted elsewhere: looked for there, named" \
+		grep -qF "debugfs is mounted on $tmp/dbg (not /sys/kernel/debug), and $tmp/dbg/energy_model" <<< "$err"
+else
+	skip "show: debugfs mounted elsewhere (no mount namespace here: unshare -m failed)"
+fi
 if ! grep -q " /sys/kernel/debug debugfs " /proc/mounts; then
 	show_bad "show: debugfs not mounted: says so, with the mount command" \
-		/sys/kernel/debug/energy_model "debugfs is not mounted on /sys/kernel/debug; fix: mount -t debugfs"
+		/sys/kernel/debug/energy_model "debugfs is not mounted (not in /proc/mounts); fix: mount -t debugfs"
 else
 	skip "show: debugfs not mounted (it is mounted here)"
 fi
@@ -885,13 +947,38 @@ check_has "check: capacity missing on cpu4 (arm32): fallback, all 1024, no EAS" 
 	"^error: .*/cpus/cpu@0: capacity-dmips-mhz: \"cpu_capacity: partial information: fallback to 1024 for all CPUs\"; arm32 then takes capacities from its table_efficiency.*so all CPUs look alike and EAS cannot start"
 cp "$XU4" "$tmp/c.dtb"
 fdtput -d "$tmp/c.dtb" /cpus/cpu@100 capacity-dmips-mhz
-check_has "check: capacity missing on the boot CPU (arm32): table_efficiency 448/1535" "$tmp/c.dtb" 1 \
-	"^warning: .*/cpus/cpu@100: capacity-dmips-mhz: on the boot CPU, so the kernel ignores capacity-dmips-mhz on all CPUs, silently.*cpus 0-3: 448, cpus 4-7: 1535"
+check_has "check: capacity missing on the boot CPU (arm32): table_efficiency 299/1024" "$tmp/c.dtb" 1 \
+	"^warning: .*/cpus/cpu@100: capacity-dmips-mhz: on the boot CPU, so the kernel ignores capacity-dmips-mhz on all CPUs, silently.*cpus 0-3: 299, cpus 4-7: 1024"
+check_has "check: capacity missing on the boot CPU: 1535 above 1024 with Linux 6.12 as released, an error with its consequence" "$tmp/c.dtb" 1 \
+	"^error: .*/cpus/cpu@0: capacity 1535, above 1024, with Linux 6.12 as released .* it is 1024): the scheduler takes capacities out of 1024, so schedutil .* keeps this CPU below its top OPPs"
 for n in 100 101 102 103 0 1 2 3; do
 	fdtput -d "$tmp/c.dtb" "/cpus/cpu@$n" capacity-dmips-mhz 2>/dev/null
 done
 check_has "check: capacity missing on all CPUs (arm32): table_efficiency still asymmetric" "$tmp/c.dtb" 1 \
 	"^warning: .*capacity-dmips-mhz: on the boot CPU.*table_efficiency"
+
+# The A7s at coefficient 200 (not swapped with the A15s' 310): every A7
+# state costs 6075 or more, the cheapest A15 state 4904 (500 MHz)
+cp "$XU4" "$tmp/c.dtb"
+for n in 100 101 102 103; do
+	fdtput -t u "$tmp/c.dtb" "/cpus/cpu@$n" dynamic-power-coefficient 200
+done
+check_has "check: LITTLE costlier than big in every state: a warning with the costs" "$tmp/c.dtb" 1 \
+	"^warning: .*pd cpu0: every perf state costs more than the cheapest of the bigger pd cpu4 \(cost 6075 at 300000 kHz against 4904 at 500000 kHz\): .*EAS puts every task on them"
+# Every A7 OPP at 1.0 V, every A15 OPP at 1.1 V: only the top OPPs are
+# efficient, so schedutil uses only them
+cp "$XU4" "$tmp/c.dtb"
+for t in $(fdtget -l "$tmp/c.dtb" / | grep '^opp-table'); do
+	v=$(fdtget "$tmp/c.dtb" "/cpus/cpu@100" operating-points-v2)
+	[ "$(fdtget "$tmp/c.dtb" "/$t" phandle)" = "$v" ] && uv=1000000 || uv=1100000
+	for o in $(fdtget -l "$tmp/c.dtb" "/$t"); do
+		fdtput -t u "$tmp/c.dtb" "/$t/$o" opp-microvolt "$uv"
+	done
+done
+check_has "check: all A7 OPPs at one voltage: a warning, schedutil at 1.4 GHz only" "$tmp/c.dtb" 1 \
+	"^warning: .*pd cpu0: every perf state below the top one \(1400000 kHz\) is inefficient, so schedutil, which picks only efficient frequencies, runs these CPUs at 1400000 kHz.*fix: give each OPP its real opp-microvolt"
+check_has "check: all A15 OPPs at one voltage: a warning, 2 GHz only" "$tmp/c.dtb" 1 \
+	"^warning: .*pd cpu4: every perf state below the top one \(2000000 kHz\) is inefficient"
 
 cp "$XU4" "$tmp/c.dtb"
 for n in 100 101 102 103; do fdtput -t u "$tmp/c.dtb" "/cpus/cpu@$n" capacity-dmips-mhz 0; done

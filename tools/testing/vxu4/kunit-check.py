@@ -11,10 +11,18 @@ passed: a missing suite, a case short of the plan, a failed case and a
 skipped one are failures. energy_model_cpu_mask needs CPUs without an EM:
 it is judged in the no-EM boot (in the board's boot it skips).
 
+With --arm LOG, it judges instead the raw KTAP of
+"kunit.py run --arch=arm --raw_output=kunit" (QEMU's virt machine, no
+board): the suites that need no board must have run and passed every
+case; the board's suites of ours are expected to skip (shown as # SKIP
+with the kernel's reason); other suites of the same kunitconfig (the clk
+framework's own) must pass or skip.
+
 Prints KTAP: a result per suite (it ran, and kunit.py found its plan
 complete) and per case.
 
 Usage: kunit-check.py [--ksrc KERNEL_SOURCE] [CONSOLE_LOG [NOEM_LOG]]
+       kunit-check.py [--ksrc KERNEL_SOURCE] --arm KUNIT_RUN_LOG
   (defaults: build/linux-source-6.12, build/system-test.log,
   build/noem-test.log)
 Exit: 0 all passed, 1 a failure, 2 bad input (an unreadable log, no
@@ -34,7 +42,8 @@ import vxu4log  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
 
-# Our suites and the boot each is judged in.
+# Our suites and the boot each is judged in; those judged in the "board"
+# boot but listed in BOARD_FREE also run (and must pass) without a board.
 SUITES = {
     "clk-virt-cluster-register": "board",
     "clk-virt-cluster": "board",
@@ -44,6 +53,8 @@ SUITES = {
     "energy_model_cpu": "board",
     "energy_model_cpu_mask": "noem",
 }
+BOARD_FREE = ("clk-virt-cluster-register", "clk-virt-cluster",
+              "energy_model_device", "energy_model_cost", "energy_model_energy")
 
 RESULT = re.compile(r"^(ok|not ok) [0-9]+ (\S+)(?: # (.*))?$")
 
@@ -55,6 +66,7 @@ class Ktap:
         self.lines = []
         self.n = 0
         self.failed = 0
+        self.skipped = 0
 
     def diag(self, text):
         self.lines.extend("# " + t for t in text.splitlines())
@@ -69,13 +81,15 @@ class Ktap:
         self.lines.extend("# " + d for d in diags)
         if not ok:
             self.failed += 1
+        elif directive.startswith("SKIP"):
+            self.skipped += 1
 
     def print(self):
         print("KTAP version 1")
         print(f"1..{self.n}")
         print("\n".join(self.lines))
-        print(f"# Totals: pass:{self.n - self.failed} fail:{self.failed} "
-              f"skip:0 todo:0 total:{self.n}")
+        print(f"# Totals: pass:{self.n - self.failed - self.skipped} "
+              f"fail:{self.failed} skip:{self.skipped} todo:0 total:{self.n}")
 
 
 def documents(log):
@@ -90,6 +104,26 @@ def documents(log):
         m = re.match(r"^\s+# Subtest: (\S+)", line)
         if m:
             docs[m.group(1)] = cur
+    return docs
+
+
+def raw_documents(lines):
+    """{suite: its KTAP lines} of the kernel's own console KTAP (each suite
+    nested under one top-level document), each made a document of its own
+    as documents() returns them."""
+    docs, cur = {}, None
+    for line in lines:
+        if line.startswith("    KTAP version"):
+            cur = ["KTAP version 1", "1..1", line]
+            continue
+        if cur is None:
+            continue
+        cur.append(line)
+        m = re.match(r"^    # Subtest: (\S+)", line)
+        if m:
+            docs[m.group(1)] = cur
+        if RESULT.match(line):
+            cur = None
     return docs
 
 
@@ -129,16 +163,24 @@ def main():
     ap.add_argument("--ksrc", default=os.path.join(TOP, "build/linux-source-6.12"))
     ap.add_argument("log", nargs="?", default=os.path.join(TOP, "build/system-test.log"))
     ap.add_argument("noem_log", nargs="?", default=os.path.join(TOP, "build/noem-test.log"))
+    ap.add_argument("--arm", metavar="KUNIT_RUN_LOG",
+                    help="judge kunit.py run --arch=arm --raw_output=kunit output")
     args = ap.parse_args()
     kunit = os.path.join(args.ksrc, "tools/testing/kunit/kunit.py")
     if not os.path.isfile(kunit):
         vxu4log.die(f"{kunit} is missing: unpack the kernel source first (make kernel)")
 
     t = Ktap()
-    boots = {"board": args.log, "noem": args.noem_log}
-    found = {b: documents(log) for b, log in boots.items()}
+    if args.arm:
+        boots = {"arm": args.arm}
+        found = {"arm": raw_documents(vxu4log.read_lines(args.arm))}
+        expect = {suite: "arm" for suite in BOARD_FREE}
+    else:
+        boots = {"board": args.log, "noem": args.noem_log}
+        found = {b: documents(log) for b, log in boots.items()}
+        expect = SUITES
     docs = {}
-    for suite, boot in SUITES.items():
+    for suite, boot in expect.items():
         if suite in found[boot]:
             t.result(True, f"kunit suite {suite} ran ({boot} boot)")
             docs[suite] = found[boot][suite]
@@ -146,6 +188,10 @@ def main():
             t.result(False, f"kunit suite {suite} ran ({boot} boot)",
                      diags=[f"no KTAP of it among the @ktap lines of {boots[boot]} "
                             "(kunit.enable=1? CONFIG of the suite?)"])
+    if args.arm:
+        # The rest of that run: the board's suites of ours (they skip
+        # there) and the other suites of the kunitconfigs.
+        docs.update((n, d) for n, d in found["arm"].items() if n not in docs)
     if not docs:
         t.print()
         return 1
@@ -177,6 +223,9 @@ def main():
             desc = f"kunit {g['name']}.{c['name'] or '(a case of the plan, missing)'}"
             if c["status"] == "PASS":
                 t.result(True, desc)
+            elif c["status"] == "SKIP" and args.arm and g["name"] not in BOARD_FREE:
+                reason = re.sub(r"^.*# SKIP ?", "", line) or "no reason given"
+                t.result(True, desc, "SKIP " + reason)
             elif c["status"] == "SKIP":
                 t.result(False, desc + " was skipped", diags=[line])
             else:
