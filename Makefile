@@ -6,6 +6,7 @@
 #                 XU4 and show its Energy Model and EAS state
 #   make check    run every test; ends with "N passed, N failed"
 #   make check-physics  time dilation, util invariance and power meters alone (REPS=1)
+#   make kunit-arm  the KUnit suites that need no board, under kunit.py run --arch=arm
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
@@ -24,7 +25,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics kunit-arm bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -86,6 +87,11 @@ check: vxu4 initramfs tools
 # The virtual board's physics alone (make check asserts them too): a boot
 # that only measures them, REPS rounds (default 1: guest time is the
 # instruction count), then the assertions.
+# The KUnit suites that need no board, built and booted by the kernel's own
+# tools/testing/kunit/kunit.py on QEMU's virt machine (build/kunit-arm).
+kunit-arm: kernel
+	@tools/testing/vxu4/kunit-arm.sh
+
 check-physics: vxu4 initramfs tools
 	@VXU4_LOG=$(BUILD)/physics.log scripts/vxu4.sh boot vxu4.mode=physics \
 		vxu4.reps=$(or $(REPS),1)

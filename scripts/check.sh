@@ -22,6 +22,8 @@
 #      dynamic-power-coefficient: no EM, EAS off and the kernel's reason
 #   8. the KUnit suites, run at boot in the first and third boots (KTAP
 #      from debugfs)
+#   9. the KUnit suites that need no board, as kernel developers run them:
+#      tools/testing/kunit/kunit.py run --arch=arm on QEMU's virt machine
 #
 # The output is KTAP (Documentation/dev-tools/ktap.rst): each suite prints
 # a KTAP document (tools/testing/ktap.sh), shown here nested as a subtest,
@@ -42,7 +44,7 @@ suites_failed=()
 todo=0
 
 skipped=0
-nsuites=10
+nsuites=11
 nsuite=0
 echo "KTAP version 1"
 echo "1..$nsuites"
@@ -219,6 +221,8 @@ suite "virtual XU4 without EM (EAS off)" replay "$tmp/noem" "$tmp/noem.err" "$no
 suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit-check.py \
 	"$build/system-test.log" "$build/noem-test.log"
 rm -rf "$tmp"
+# A kernel build of its own (build/kunit-arm), after the boots.
+suite "KUnit without a board (kunit.py run --arch=arm)" tools/testing/vxu4/kunit-arm.sh
 
 if [ "$nsuite" -ne "$nsuites" ]; then
 	echo "# check.sh ran $nsuite suites, its plan says $nsuites"

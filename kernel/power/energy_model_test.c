@@ -10,10 +10,12 @@
  *  - energy_model_cost: cost = 10 * power / performance with the integer
  *    truncation, and the top-down inefficiency marking, on CPU tables;
  *  - energy_model_energy: em_cpu_energy() for given max and sum
- *    utilisation, with and without skipping inefficient states;
+ *    utilisation, with and without skipping inefficient states (these
+ *    three suites need no board: kunit.py run --arch=arm runs them);
  *  - energy_model_cpu: the DT power callback (dynamic-power-coefficient *
  *    V^2 * f) and the CPU EMs of the running board, when it is an
- *    Exynos5422 (the board, or the virtual Odroid-XU4 built from its DTB);
+ *    Exynos5422 (the board, or the virtual Odroid-XU4 built from its DTB),
+ *    and the refusal of a second registration of a CPU EM;
  *  - energy_model_cpu_mask: the CPU mask checks of CPU EM registration
  *    (no mask, mixed capacities), on a system booted without
  *    CPU EMs.
@@ -325,7 +327,6 @@ static struct kunit_case em_device_cases[] = {
 	KUNIT_CASE(em_device_fewer_states),
 	KUNIT_CASE(em_device_register_errors),
 	KUNIT_CASE(em_device_register_twice),
-	KUNIT_CASE(em_cpu_register_refused),
 	{}
 };
 
@@ -601,6 +602,7 @@ static void em_cpu_board_tables(struct kunit *test)
 static struct kunit_case em_cpu_cases[] = {
 	KUNIT_CASE(em_dt_power_callback),
 	KUNIT_CASE(em_cpu_board_tables),
+	KUNIT_CASE(em_cpu_register_refused),
 	{}
 };
 
