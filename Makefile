@@ -7,6 +7,8 @@
 #   make check    run every test; ends with "N passed, N failed"
 #   make check-physics  time dilation, util invariance and power meters alone (REPS=1)
 #   make kunit-arm  the KUnit suites that need no board, under kunit.py run --arch=arm
+#   make check-debug  the debug kernel (lockdep, KASAN, UBSAN, ...): system test, KUnit, stress
+#   make check-stress EAS under hotplug, governor and sched_energy_aware switches, under load
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
@@ -25,7 +27,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics kunit-arm bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics check-debug check-stress kunit-arm bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -87,6 +89,13 @@ check: vxu4 initramfs tools
 # The virtual board's physics alone (make check asserts them too): a boot
 # that only measures them, REPS rounds (default 1: guest time is the
 # instruction count), then the assertions.
+# The debug kernel's suites of make check alone (it builds build/obj-debug).
+check-debug: vxu4 initramfs tools
+	@scripts/check.sh debug
+
+check-stress: vxu4 initramfs tools
+	@tools/testing/vxu4/stress-test.sh
+
 # The KUnit suites that need no board, built and booted by the kernel's own
 # tools/testing/kunit/kunit.py on QEMU's virt machine (build/kunit-arm).
 kunit-arm: kernel

@@ -24,6 +24,15 @@
 #      from debugfs)
 #   9. the KUnit suites that need no board, as kernel developers run them:
 #      tools/testing/kunit/kunit.py run --arch=arm on QEMU's virt machine
+#  10. bad device trees: boots of broken CPU data, the kernel's EM, EAS
+#      state and reason equal to what eas-em predicts
+#  11. EAS under stress: hotplug, governor and sched_energy_aware switches,
+#      frequency limits, under load; EAS state and sched domains after each
+#      step, meters, no splat
+#  12. the debug kernel (lockdep, KASAN, UBSAN, debugobjects, hung task and
+#      lockup detectors): built, then the system test, the KUnit suites and
+#      the stress on it, with no splat ("scripts/check.sh debug" runs only
+#      these: make check-debug)
 #
 # The output is KTAP (Documentation/dev-tools/ktap.rst): each suite prints
 # a KTAP document (tools/testing/ktap.sh), shown here nested as a subtest,
@@ -44,7 +53,12 @@ suites_failed=()
 todo=0
 
 skipped=0
-nsuites=11
+only=${1:-all}
+case $only in
+all) nsuites=17 ;;
+debug) nsuites=4 ;;
+*) echo "usage: $0 [debug]" >&2; exit 2 ;;
+esac
 nsuite=0
 echo "KTAP version 1"
 echo "1..$nsuites"
@@ -166,6 +180,20 @@ replay() {
 	return "$3"
 }
 
+# The debug kernel's suites (after the others: a kernel build of its own)
+debug_suites() {
+	suite "debug kernel: built" tools/testing/vxu4/debug-build.sh
+	suite "debug kernel: system test, no splat" tools/testing/vxu4/system-test.sh --kernel debug
+	suite "debug kernel: KUnit at boot" tools/testing/vxu4/kunit-check.py --board-only \
+		"$build/system-test-debug.log"
+	suite "debug kernel: EAS under stress, no splat" tools/testing/vxu4/stress-test.sh --kernel debug
+}
+if [ "$only" = debug ]; then
+	debug_suites
+	only_debug=1
+fi
+
+[ -n "${only_debug:-}" ] || {
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
 # The series as git format-patch output: git am on the pristine tree,
@@ -223,6 +251,10 @@ suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit-check.py \
 rm -rf "$tmp"
 # A kernel build of its own (build/kunit-arm), after the boots.
 suite "KUnit without a board (kunit.py run --arch=arm)" tools/testing/vxu4/kunit-arm.sh
+suite "bad device trees: the kernel and eas-em agree" tools/testing/vxu4/baddt-test.sh
+suite "EAS under stress" tools/testing/vxu4/stress-test.sh
+debug_suites
+}
 
 if [ "$nsuite" -ne "$nsuites" ]; then
 	echo "# check.sh ran $nsuite suites, its plan says $nsuites"

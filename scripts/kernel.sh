@@ -11,7 +11,10 @@
 #   build    prepare + config + make zImage, modules, dtbs
 #   version  print the kernel release being built
 #
-# Environment: JOBS (default: cores + 1), KTAR (the source tarball).
+# Environment: JOBS (default: cores + 1), KTAR (the source tarball),
+# KERNEL_VARIANT=debug: the debug kernel (the board's config plus
+# tools/testing/vxu4/debug.config: lockdep, KASAN, UBSAN, ...), same
+# sources and ccache, its own object folder build/obj-debug.
 
 set -euo pipefail
 
@@ -19,10 +22,17 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 ktar=${KTAR:-/usr/src/linux-source-6.12.tar.xz}
 ksrc=$build/linux-source-6.12
-kobj=$build/obj
+variant=${KERNEL_VARIANT:-}
+case $variant in
+'') sfx= ;;
+debug) sfx=-debug ;;
+*) echo "kernel.sh: KERNEL_VARIANT=$variant: want debug or nothing" >&2; exit 2 ;;
+esac
+kobj=$build/obj$sfx
 jobs=${JOBS:-$(($(nproc) + 1))}
 # The config fragments come with the series (patches 0001 and 0010).
 fragments="$ksrc/arch/arm/configs/eas.config $ksrc/arch/arm/configs/vxu4.config"
+[ -z "$variant" ] || fragments+=" $top/tools/testing/vxu4/$variant.config"
 # Everything in these folders is laid over the kernel tree, file by file.
 overlay_dirs="arch drivers include kernel Documentation"
 
@@ -112,18 +122,25 @@ version() {
 }
 
 config() {
-	local new=$build/config.new
+	local new=$build/config$sfx.new gen=$build/config-gen$sfx
 	mkdir -p "$kobj"
-	make -s -C "$ksrc" O="$build/config-gen" exynos_defconfig >/dev/null
-	"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$build/config-gen" \
-		"$build/config-gen/.config" $fragments >/dev/null
-	make -s -C "$ksrc" O="$build/config-gen" olddefconfig >/dev/null
-	cp "$build/config-gen/.config" "$new"
+	make -s -C "$ksrc" O="$gen" exynos_defconfig >/dev/null
+	"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$gen" \
+		"$gen/.config" $fragments >/dev/null
+	make -s -C "$ksrc" O="$gen" olddefconfig >/dev/null
+	cp "$gen/.config" "$new"
 	# Every fragment line must have survived: a dropped one is a typo or
 	# an unmet dependency, and would silently change what we test.
-	local frag line sym
+	local frag line sym over=
+	# The variant's fragment comes last and wins over the others.
+	[ -z "$variant" ] || over=$(grep -oE 'CONFIG_[A-Z0-9_]+' "$top/tools/testing/vxu4/$variant.config")
 	for frag in $fragments; do
 		while read -r line; do
+			case $frag in
+			*/tools/testing/*) ;;
+			*) sym=$(grep -oE 'CONFIG_[A-Z0-9_]+' <<<"$line" | head -1) || true
+			   [ -n "$sym" ] && grep -qx "$sym" <<<"$over" && continue ;;
+			esac
 			case "$line" in
 			CONFIG_*=*) grep -qxF "$line" "$new" ||
 				die "$(basename "$frag"): '$line' did not survive olddefconfig (now: $(grep "^${line%%=*}=\|# ${line%%=*} " "$new" || echo unset))" ;;
@@ -136,17 +153,17 @@ config() {
 	done
 	# Compare with what we wrote last, not with build/obj/.config, which
 	# kbuild's syncconfig rewrites: an unchanged config must not rebuild.
-	if ! cmp -s "$new" "$build/config.written" || [ ! -f "$kobj/.config" ]; then
-		say "kernel config changed: writing build/obj/.config"
+	if ! cmp -s "$new" "$build/config$sfx.written" || [ ! -f "$kobj/.config" ]; then
+		say "kernel config changed: writing build/obj$sfx/.config"
 		cp "$new" "$kobj/.config"
-		cp "$new" "$build/config.written"
+		cp "$new" "$build/config$sfx.written"
 	fi
 }
 
 kbuild() {
-	local log=$build/kernel-build.log start=$SECONDS
+	local log=$build/kernel-build$sfx.log start=$SECONDS
 	command -v ccache >/dev/null || die "ccache is missing (make deps)"
-	say "building Linux $(version) for ARM (exynos_defconfig + eas + vxu4), $jobs jobs, log: build/kernel-build.log"
+	say "building Linux $(version) for ARM (exynos_defconfig + eas + vxu4${variant:+ + $variant}), $jobs jobs, log: build/kernel-build$sfx.log"
 	[ -f "$kobj/vmlinux" ] ||
 		say "a first build takes about 15 min on 2 cores (less with ccache hits)"
 	set +e
@@ -160,9 +177,9 @@ kbuild() {
 	set -e
 	if [ "$rc" -ne 0 ]; then
 		tail -30 "$log" >&2
-		die "kernel build failed (exit $rc): full log in build/kernel-build.log"
+		die "kernel build failed (exit $rc): full log in build/kernel-build$sfx.log"
 	fi
-	say "built $(cat "$kobj/include/config/kernel.release") in $((SECONDS - start)) s: build/obj/arch/arm/boot/zImage"
+	say "built $(cat "$kobj/include/config/kernel.release") in $((SECONDS - start)) s: build/obj$sfx/arch/arm/boot/zImage"
 }
 
 case "${1:-}" in

@@ -12,7 +12,8 @@
 #       console on stdout, until the guest powers off or VXU4_TIMEOUT seconds
 #       (default 900) pass. Exit 0 only when the guest powered off.
 #
-# Environment: VXU4_TIMEOUT, VXU4_LOG (also write the console there).
+# Environment: VXU4_TIMEOUT, VXU4_LOG (also write the console there),
+# VXU4_KERNEL (another zImage, e.g. the debug kernel's), VXU4_DTB.
 #
 # Guest time is QEMU's instruction count (-icount shift=0,sleep=off): one
 # instruction is 1 ns of guest time, and while every vCPU is halted the
@@ -36,7 +37,7 @@ dumpdtb)
 	;;
 boot)
 	shift
-	kernel=$build/obj/arch/arm/boot/zImage
+	kernel=${VXU4_KERNEL:-$build/obj/arch/arm/boot/zImage}
 	dtb=${VXU4_DTB:-$build/vxu4.dtb}
 	for f in "$kernel" "$dtb" "$build/initramfs.cpio.gz"; do
 		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }

@@ -15,7 +15,7 @@ static void compute_usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: %s compute [--format=table|debugfs|json] [--tree=DIR] [--arch=ARCH]\n"
-		"                  [--boot-freq=SPEC] FILE.dtb\n"
+		"                  [--boot-freq=SPEC] [--registered] FILE.dtb\n"
 		"\n"
 		"Print the Energy Model that Linux 6.12 builds from FILE.dtb, computed with\n"
 		"the kernel's own integer arithmetic: one perf domain per cpufreq-dt policy\n"
@@ -55,11 +55,16 @@ static void compute_usage(FILE *out)
 		"                               the virtual board's cluster clocks do)\n"
 		"                         none  no clock readable yet (provider not probed)\n"
 		"                         cpuN=kHz[,cpuM=kHz...]  per perf domain, others max\n"
+		"  -r, --registered     when the kernel registers an EM for some perf domains\n"
+		"                       but not others, print those it registers (what its\n"
+		"                       energy_model directory will hold) and exit 1; the\n"
+		"                       others are named on stderr\n"
 		"  -h, --help           show this help\n"
 		"\n"
 		"Notes on what the kernel does go to stderr. Exit status: 0 ok, 2 the\n"
 		"kernel builds no EM from FILE (one line per perf domain names the file,\n"
-		"node and property, what the kernel does, and the fix) or bad usage.\n",
+		"node and property, what the kernel does, and the fix) or bad usage; 1\n"
+		"with --registered when only some perf domains have an EM.\n",
 		progname);
 }
 
@@ -69,7 +74,7 @@ static int cmd_compute(int argc, char **argv)
 	struct em_model *m;
 	int ret;
 
-	ret = parse_args("compute", compute_usage, "fjtab", argc, argv, &a);
+	ret = parse_args("compute", compute_usage, "fjtabr", argc, argv, &a);
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_BAD;
 	if (want_args("compute", argc, 1, 1, "one DTB"))
@@ -78,8 +83,15 @@ static int cmd_compute(int argc, char **argv)
 	if (!m)
 		return EXIT_BAD;
 	if (load_source(m, argv[optind], &a.opt, true)) {
+		/* Some perf domains without an EM: print the others if asked. */
+		if (!a.registered || !m->nr_failed || m->nr_failed >= m->nr_pds) {
+			free_model(m);
+			return EXIT_BAD;
+		}
+		print_notes(m);
+		ret = output_model(m, a.format, a.tree);
 		free_model(m);
-		return EXIT_BAD;
+		return ret ? ret : EXIT_CHECK;
 	}
 	print_notes(m);
 	ret = output_model(m, a.format, a.tree);

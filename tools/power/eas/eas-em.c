@@ -164,6 +164,7 @@ int parse_args(const char *cmd, void (*usage)(FILE *out),
 		{ "boot-freq",	required_argument,	NULL, 'b' },
 		{ "legacy",	no_argument,		NULL, 'l' },
 		{ "output",	required_argument,	NULL, 'o' },
+		{ "registered",	no_argument,		NULL, 'r' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ }
 	};
@@ -171,7 +172,7 @@ int parse_args(const char *cmd, void (*usage)(FILE *out),
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "f:jt:a:b:lo:h", longopts,
+	while ((c = getopt_long(argc, argv, "f:jt:a:b:lo:rh", longopts,
 				NULL)) != -1) {
 		if (c != '?' && c != ':' && c != 'h' && !strchr(allowed, c)) {
 			fprintf(stderr, "%s: %s: option '%s' does not apply\nTry '%s %s --help'.\n",
@@ -209,6 +210,9 @@ int parse_args(const char *cmd, void (*usage)(FILE *out),
 			break;
 		case 'o':
 			a->output = optarg;
+			break;
+		case 'r':
+			a->registered = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -34,6 +34,7 @@ struct cmd_args {
 	const char *tree;
 	const char *output;
 	bool legacy;
+	bool registered;
 };
 
 /* A command: "eas-em NAME ARGS" runs fn(argc, argv) from NAME on. */

@@ -59,6 +59,26 @@ counter_delta() {
 	fi
 }
 
+# no_splats WHAT: one result: no splat among the guest's "@kmsg" lines
+# (every kernel message of the boot): WARNING, BUG, KASAN, UBSAN, lockdep,
+# RCU, sleeping in atomic context, hung tasks, lockups, stalls,
+# debugobjects, list corruption, oopses. Each splat line is shown.
+splat_re='WARNING:|BUG:|UBSAN:|circular locking|inconsistent lock state|possible recursive locking|lock held when returning|suspicious RCU usage|sleeping function called from invalid context|scheduling while atomic|blocked for more than|soft lockup|hard LOCKUP|rcu.*detected stall|self-detected stall|ODEBUG|list_(add|del) corruption|Oops|Kernel panic|Unable to handle'
+no_splats() {
+	local kmsg nk splats count
+	kmsg=$(at kmsg)
+	nk=$(echo "$kmsg" | grep -c .)
+	splats=$(echo "$kmsg" | grep -E "$splat_re")
+	count=$(echo "$splats" | grep -c .)
+	echo "splat lines in $1: $count of $nk kernel messages"
+	if [ "$nk" -gt 0 ] && [ "$count" -eq 0 ]; then
+		ok "$1: no splat in the boot's $nk kernel messages (WARNING, BUG, KASAN, UBSAN, lockdep, RCU, atomic sleep, hung task, lockups, stalls, debugobjects)"
+	else
+		nok "$1: no splat in the boot's kernel messages ($nk messages, $count splat lines)" \
+			"$(echo "$splats" | head -20)"
+	fi
+}
+
 # distinct: stdin's lines, each once, in the order first seen.
 distinct() { awk '!seen[$0]++'; }
 

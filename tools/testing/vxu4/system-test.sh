@@ -12,7 +12,11 @@
 #  - capacities are the board's, and the sched domains are MC {0-3},
 #    MC {4-7}, PKG {0-7} with the asymmetric capacity flags at PKG only.
 #
-# Usage: system-test.sh [CONSOLE_LOG]  (with a log: no boot, only assert)
+#  - with --kernel debug (the debug kernel of make check-debug, booted
+#    without the physics): no splat in its kernel log either.
+#
+# Usage: system-test.sh [--kernel debug] [CONSOLE_LOG]  (with a log: no
+# boot, only assert)
 
 set -uo pipefail
 
@@ -26,13 +30,24 @@ eas_em=$top/tools/power/eas/eas-em
 tmp=$(mktemp -d)
 ktap_atexit 'rm -rf "$tmp"'
 
+variant=
+if [ "${1:-}" = --kernel ]; then
+	variant=$2
+	shift 2
+fi
+sfx=${variant:+-$variant}
 if [ $# -ge 1 ]; then
 	log=$1
 else
-	log=$build/system-test.log
+	log=$build/system-test$sfx.log
 	rm -f "$log"
-	VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=check kunit.enable=1 >/dev/null
-	echo "(console log: build/system-test.log)"
+	args=(vxu4.mode=check kunit.enable=1)
+	# The debug kernel: no physics (KASAN's checks are not the board's
+	# speed), a longer timeout.
+	[ -z "$variant" ] || args+=(vxu4.physics=0)
+	VXU4_KERNEL=$build/obj$sfx/arch/arm/boot/zImage VXU4_LOG=$log \
+		VXU4_TIMEOUT=${VXU4_TIMEOUT:-3000} "$top/scripts/vxu4.sh" boot "${args[@]}" >/dev/null
+	echo "(console log: build/system-test$sfx.log)"
 fi
 tr -d '\r' <"$log" >"$tmp/log"
 
@@ -171,4 +186,5 @@ if [ -n "$hp" ]; then
 else
 	nok "the guest took cpu1 and cpu5 offline and online" "no @hotplug line in $log"
 fi
+no_splats "the system test's boot"
 finish

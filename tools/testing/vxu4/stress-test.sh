@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# EAS under the events that make it rebuild its state, in the virtual XU4,
+# with rt-app's periodic tasks, hackbench and a reader of the EM in
+# debugfs running (the guest's vxu4.mode=stress): each CPU offline and
+# online in turn, a whole cluster offline and online, each policy's
+# governor schedutil -> performance -> schedutil 20 times,
+# sched_energy_aware toggled 100 times, scaling_max_freq lowered and
+# raised. After every step:
+#
+#   - EAS is on exactly when the online CPUs have two capacities, every
+#     policy with an online CPU runs schedutil and sched_energy_aware is 1;
+#     when it stops, the kernel gives the reason (sched_verbose) that those
+#     conditions imply, and when on, the root domain has the perf domain of
+#     each cluster with an online CPU;
+#   - each online CPU's sched domains are what the online CPUs imply: MC
+#     its online cluster mates (if more than itself), PKG all online CPUs
+#     (if more than MC);
+#   - the meters' energy1_input never goes backwards.
+#
+# And in the whole kernel log of the boot: no splat (WARNING, BUG,
+# KASAN, UBSAN, lockdep, sleeping in atomic context, hung tasks, soft
+# lockups, RCU stalls, debugobjects), each one shown and counted.
+#
+# Usage: stress-test.sh [--kernel debug] [CONSOLE_LOG]
+#   (no log: boot build/obj's zImage, or build/obj-debug's with --kernel
+#   debug, in vxu4.mode=stress; the console goes to build/stress[-debug].log)
+
+set -uo pipefail
+
+suite='EAS under stress'
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=$top/build
+variant=
+if [ "${1:-}" = --kernel ]; then
+	variant=$2
+	shift 2
+fi
+sfx=${variant:+-$variant}
+
+if [ $# -ge 1 ]; then
+	log=$1
+else
+	log=$build/stress$sfx.log
+	rm -f "$log"
+	VXU4_KERNEL=$build/obj$sfx/arch/arm/boot/zImage VXU4_LOG=$log \
+		VXU4_TIMEOUT=${VXU4_TIMEOUT:-3000} "$top/scripts/vxu4.sh" boot \
+		vxu4.mode=stress >/dev/null
+	echo "(console log: build/stress$sfx.log)"
+fi
+
+if tr -d '\r' <"$log" | grep -qx "@end"; then
+	ok "guest ran the stress steps and reported"
+else
+	nok "guest ran the stress steps and reported" "no @end in $log" "$(tail -5 "$log")"
+fi
+
+# cpulist N...: the kernel's cpulist format of the CPU numbers given
+cpulist() {
+	tr ' ' '\n' | grep . | sort -n | awk '
+		{ if (NR > 1 && $1 == prev + 1) { prev = $1; next }
+		  if (NR > 1) out = out (start == prev ? start : start "-" prev) ","
+		  start = prev = $1 }
+		END { if (NR) out = out (start == prev ? start : start "-" prev); print out }'
+}
+# expand LIST: the CPU numbers of a cpulist, space separated
+expand() {
+	echo "$1" | tr ',' '\n' | awk -F- '{ for (i = $1; i <= ($2 == "" ? $1 : $2); i++) printf "%d ", i }'
+}
+
+steps=$(at step)
+nsteps=$(echo "$steps" | grep -c .)
+[ "$nsteps" -gt 0 ] || nok "the guest reported its steps" "no @step lines in $log"
+pds=$(at step_pds)
+whys=$(at step_why)
+doms=$(at step_domain)
+prev_eas=
+bad_dom=0 bad_eas=0 bad_pd=0 bad_why=0
+while read -r line; do
+	[ -n "$line" ] || continue
+	n=$(echo "$line" | value n) name=$(echo "$line" | value name)
+	on=$(expand "$(echo "$line" | value online)")
+	sea=$(echo "$line" | value sea) eas=$(echo "$line" | value eas)
+	govs=$(echo "$line" | value govs)
+	little=$(for c in $on; do [ "$c" -le 3 ] && echo "$c"; done | tr '\n' ' ')
+	big=$(for c in $on; do [ "$c" -ge 4 ] && echo "$c"; done | tr '\n' ' ')
+	# EAS: two capacities, schedutil on each policy with an online CPU,
+	# sched_energy_aware=1
+	why_off=
+	[ -n "$little" ] && [ -n "$big" ] || why_off="CPUs do not have asymmetric capacities"
+	for g in $(echo "$govs" | tr ',' ' '); do
+		pol=${g%%=*} gov=${g#*=}
+		if [ "$pol" = policy0 ] && [ -z "$little" ]; then continue; fi
+		if [ "$pol" = policy4 ] && [ -z "$big" ]; then continue; fi
+		[ "$gov" = schedutil ] || why_off=${why_off:-"schedutil is mandatory"}
+	done
+	[ "$sea" = 1 ] || why_off=${why_off:-"sched_energy_aware=0"}
+	want=on
+	[ -z "$why_off" ] || want=off
+	if [ "$eas" != "$want" ]; then
+		nok "step $n $name: EAS $want (online $(echo $on | cpulist), sea $sea, $govs${why_off:+: $why_off})" "kernel: EAS $eas"
+		bad_eas=$((bad_eas + 1))
+	elif [ "$want" = off ] && [ "$prev_eas" = on ] && [ "$why_off" != "sched_energy_aware=0" ]; then
+		# it stopped in this step: the kernel says why
+		if echo "$whys" | grep "^n=$n " | grep -qF "$why_off"; then
+			ok "step $n $name: EAS stopped, and the kernel says why: $why_off"
+		else
+			nok "step $n $name: EAS stopped, and the kernel says why: $why_off" \
+				"kernel: $(echo "$whys" | grep "^n=$n " | head -3)"
+			bad_why=$((bad_why + 1))
+		fi
+	fi
+	if [ "$eas" = on ]; then
+		wantpd=
+		[ -n "$little" ] && wantpd+="pd0=0-3 "
+		[ -n "$big" ] && wantpd+="pd4=4-7 "
+		gotpd=$(echo "$pds" | grep "^n=$n " | sed "s/^n=$n *//")
+		if [ "$(echo $gotpd)" != "$(echo $wantpd)" ]; then
+			nok "step $n $name: the root domain's perf domains" "want: $wantpd" "got:  $gotpd"
+			bad_pd=$((bad_pd + 1))
+		fi
+	fi
+	prev_eas=$eas
+	# sched domains of each online CPU
+	for c in $on; do
+		if [ "$c" -le 3 ]; then mates=$little; else mates=$big; fi
+		mc=$(echo $mates | cpulist) all=$(echo $on | cpulist)
+		w=
+		[ "$(echo $mates | wc -w)" -gt 1 ] && w="MC:$mc"
+		[ "$all" != "$mc" ] && [ "$(echo $on | wc -w)" -gt 1 ] && w="${w:+$w }PKG:$all"
+		g=$(echo "$doms" | grep "^n=$n cpu=$c " | sort -t= -k4 -n |
+			sed 's/.* name=\([A-Z]*\) span=\([^ ]*\).*/\1:\2/' | tr '\n' ' ')
+		if [ "$(echo $g)" != "$w" ]; then
+			nok "step $n $name: cpu$c's sched domains" "want: $w" "got:  $g"
+			bad_dom=$((bad_dom + 1))
+		fi
+	done
+done <<<"$steps"
+ncpus_steps=$(echo "$steps" | grep -c "name=cpu[0-9]-o")
+[ "$bad_eas" -eq 0 ] && ok "EAS on or off as the online CPUs, governors and sched_energy_aware imply, after each of the $nsteps steps"
+[ "$bad_pd" -eq 0 ] && ok "the root domain's perf domains are the online clusters', whenever EAS was on"
+[ "$bad_why" -eq 0 ] && ok "each time EAS stopped, the kernel gave the reason the step implies"
+[ "$bad_dom" -eq 0 ] && ok "every online CPU's sched domains are what the online CPUs imply, after each step ($ncpus_steps hotplug steps)"
+
+# The meters never go backwards
+meters=$(at step_meter)
+for label in $(echo "$meters" | value label | distinct); do
+	vals=$(echo "$meters" | value uj label="$label")
+	back=$(echo "$vals" | awk 'NR > 1 && $1 + 0 < prev { print "read " NR ": " $1 " < " prev; exit } { prev = $1 + 0 }')
+	if [ -z "$back" ]; then
+		ok "meter $label: energy1_input never went backwards over $(echo "$vals" | grep -c .) reads ($(echo "$vals" | head -1) .. $(echo "$vals" | tail -1) uJ)"
+	else
+		nok "meter $label: energy1_input never went backwards" "$back"
+	fi
+done
+[ -n "$meters" ] || nok "the meters were read after each step" "no @step_meter lines"
+
+# The load ran: rt-app's tasks and the frequency limits took effect
+freq=$(at step_freq)
+for p in policy0 policy4; do
+	l=$(echo "$freq" | grep "policy=$p ")
+	expect "$p: scaling_max_freq lowered to its lowest OPP under load, the policy ran there" \
+		"$(echo "$l" | value max)" "$(echo "$l" | value cur)"
+done
+
+# Splats, in every kernel message of the boot
+no_splats "the stress boot"
+finish
