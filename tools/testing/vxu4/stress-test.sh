@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # EAS under the events that make it rebuild its state, in the virtual XU4,
-# with rt-app's periodic tasks, hackbench and a reader of the EM in
+# with rt-app's periodic tasks (4, 16 ms, 10%), hackbench (-g 1 -l 10, every
+# 0.5 s) and a reader of the EM in
 # debugfs running (the guest's vxu4.mode=stress): each CPU offline and
 # online in turn, a whole cluster offline and online, each policy's
 # governor schedutil -> performance -> schedutil 20 times,
