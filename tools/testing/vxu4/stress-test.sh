@@ -167,6 +167,26 @@ for p in policy0 policy4; do
 		"$(echo "$l" | value max)" "$(echo "$l" | value cur)"
 done
 
+# The CPU speed on CPUs that went offline and came back: fixed work alone
+# takes 1024 * fmax / (capacity * f) times the reference's (cpu4 alone at
+# its top OPP), within the physics checks' 2%
+dil=$(at dilate)
+ref=$(echo "$dil" | value wall_ns run=ref)
+for run in h1 h5 h5half; do
+	line=$(echo "$dil" | grep -E "(^| )run=$run( |$)")
+	cpu=$(echo "$line" | value cpu) khz=$(echo "$line" | value khz)
+	wall=$(echo "$line" | value wall_ns)
+	cpul=$(at stress_cpu | grep -E "(^| )cpu=$cpu( |$)")
+	cap=$(echo "$cpul" | value capacity) fm=$(echo "$cpul" | value fmax)
+	if [ -z "$ref" ] || [ -z "$wall" ] || [ -z "$cap" ]; then
+		nok "CPU speed after hotplug ($run): measured" "no @dilate or @stress_cpu line for it"
+		continue
+	fi
+	want=$(awk -v r="$ref" -v c="$cap" -v f="$khz" -v fm="$fm" 'BEGIN { printf "%.0f", r * 1024 * fm / (c * f) }')
+	within "CPU speed after hotplug: fixed work alone on cpu$cpu at $khz kHz (capacity $cap), wall time (ns) against the reference's $ref" \
+		"$want" "$wall" 2
+done
+
 # Splats, in every kernel message of the boot
 no_splats "the stress boot"
 finish
