@@ -59,6 +59,18 @@ counter_delta() {
 	fi
 }
 
+# boot_kernel LOG KERNEL_ARGS...: boot the virtual XU4 with build/obj$sfx's
+# zImage ($sfx: "", or "-debug" for the debug kernel), its console in LOG;
+# VXU4_TIMEOUT defaults to 3000 s (the debug kernel is slow).
+boot_kernel() {
+	local log=$1 top
+	shift
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+	rm -f "$log"
+	VXU4_KERNEL=$top/build/obj${sfx:-}/arch/arm/boot/zImage VXU4_LOG=$log \
+		VXU4_TIMEOUT=${VXU4_TIMEOUT:-3000} "$top/scripts/vxu4.sh" boot "$@" >/dev/null
+}
+
 # no_splats WHAT: one result: no splat among the guest's "@kmsg" lines
 # (every kernel message of the boot): WARNING, BUG, KASAN, UBSAN, lockdep,
 # RCU, sleeping in atomic context, hung tasks, lockups, stalls,

@@ -46,10 +46,7 @@ if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/stress$sfx.log
-	rm -f "$log"
-	VXU4_KERNEL=$build/obj$sfx/arch/arm/boot/zImage VXU4_LOG=$log \
-		VXU4_TIMEOUT=${VXU4_TIMEOUT:-3000} "$top/scripts/vxu4.sh" boot \
-		vxu4.mode=stress >/dev/null
+	boot_kernel "$log" vxu4.mode=stress
 	echo "(console log: build/stress$sfx.log)"
 fi
 

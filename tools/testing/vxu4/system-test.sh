@@ -40,13 +40,11 @@ if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/system-test$sfx.log
-	rm -f "$log"
 	args=(vxu4.mode=check kunit.enable=1)
 	# The debug kernel: no physics (KASAN's checks are not the board's
-	# speed), a longer timeout.
+	# speed).
 	[ -z "$variant" ] || args+=(vxu4.physics=0)
-	VXU4_KERNEL=$build/obj$sfx/arch/arm/boot/zImage VXU4_LOG=$log \
-		VXU4_TIMEOUT=${VXU4_TIMEOUT:-3000} "$top/scripts/vxu4.sh" boot "${args[@]}" >/dev/null
+	boot_kernel "$log" "${args[@]}"
 	echo "(console log: build/system-test$sfx.log)"
 fi
 tr -d '\r' <"$log" >"$tmp/log"
