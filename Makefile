@@ -45,6 +45,14 @@ $(BUILD)/vxu4-dtb: tools/testing/vxu4/vxu4-dtb.c | deps
 	@echo "==> building build/vxu4-dtb (libfdt)"
 	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lfdt -lm
 
+# The QEMU plugin that counts each vCPU's instructions (scripts/vxu4.sh),
+# built against the plugin header of the installed QEMU's own source.
+$(BUILD)/insn-count.so: tools/testing/vxu4/insn-count-plugin.c | deps
+	@scripts/qemu-plugin-header.sh $(BUILD)/qemu-plugin
+	@echo "==> building build/insn-count.so (QEMU plugin)"
+	@$(HOSTCC) -O2 -Wall -Wextra -shared -fPIC -I$(BUILD)/qemu-plugin \
+		$$(pkg-config --cflags glib-2.0) -o $@ $<
+
 # The meters' leakage and WFI power: fitted to published Odroid-XU3 data
 # (tools/power/eas/data, sources in each file), net of the EM's dynamic
 # power of the board DTB's CPUs.
@@ -52,7 +60,7 @@ IDLE_DATA := tools/power/eas/data/powmon-a15.csv tools/power/eas/data/powmon-a7-
 
 # The virtual board's DTB: QEMU's own, plus the CPU description of the XU4
 # DTB that the kernel build just made, plus the meters' idle power model.
-vxu4: kernel $(BUILD)/vxu4-dtb
+vxu4: kernel $(BUILD)/vxu4-dtb $(BUILD)/insn-count.so
 	@tools/power/eas/idle-power-fit --dtb $(BOARD_DTB) --dtb-model $(IDLE_DATA) \
 		>$(BUILD)/idle-model.txt.tmp && mv $(BUILD)/idle-model.txt.tmp $(BUILD)/idle-model.txt
 	@echo "==> build/idle-model.txt: the clusters' leakage and WFI power, fitted to $(notdir $(IDLE_DATA))"

@@ -18,6 +18,7 @@ pkgs=(
 	python3-ply python3-git		# checkpatch's SPDX check (scripts/spdxcheck.py)
 	qemu-user-static file		# eas-em's cross build, run in its tests
 	gnuplot-nox			# eas-em plot
+	libglib2.0-dev			# the QEMU plugin (qemu-plugin.h includes glib.h)
 )
 
 # QEMU comes from Debian 12's backports suite: QEMU 10 runs the 8 vCPUs

@@ -30,7 +30,7 @@ debug) sfx=-debug ;;
 esac
 kobj=$build/obj$sfx
 jobs=${JOBS:-$(($(nproc) + 1))}
-# The config fragments come with the series (patches 0001 and 0010).
+# The config fragments come with the series (patches 0001 and 0014).
 fragments="$ksrc/arch/arm/configs/eas.config $ksrc/arch/arm/configs/vxu4.config"
 [ -z "$variant" ] || fragments+=" $top/tools/testing/vxu4/$variant.config"
 # Everything in these folders is laid over the kernel tree, file by file.

@@ -20,13 +20,18 @@
 # clock jumps to the next timer instead of waiting for the host. The
 # guest's time, and so every timing and energy it measures, is the same
 # whatever the host does; the vCPUs run round-robin on one host thread.
-# drivers/misc/virt-cpu-speed.c is written for that model.
+# drivers/misc/virt-cpu-speed.c is written for that model. How much each
+# vCPU executed is counted by a TCG plugin (build/insn-count.so, from
+# tools/testing/vxu4/insn-count-plugin.c) into the page the DTB reserves
+# (VXU4_PLUGIN: another build of it); a DTB without that page boots with
+# no plugin, and the CPU speed falls back to its fair-share estimate.
 
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
-machine=(-machine virt -cpu cortex-a15 -smp 8 -m 1024)
+ram_mb=1024
+machine=(-machine virt -cpu cortex-a15 -smp 8 -m $ram_mb)
 icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 
 case "${1:-}" in
@@ -43,13 +48,34 @@ boot)
 		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }
 	done
 	log=${VXU4_LOG:-/dev/null}
+	# Each vCPU's own instruction count, for the CPU speed, where the DTB
+	# reserves a page for it (tools/testing/vxu4/insn-count-plugin.c): the
+	# guest RAM is then a shared file that the plugin maps too.
+	counters=()
+	node=$(fdtget -l "$dtb" /reserved-memory 2>/dev/null | grep '^insn-counters@' || true)
+	if [ -n "$node" ]; then
+		plugin=${VXU4_PLUGIN:-$build/insn-count.so}
+		[ -f "$plugin" ] || { echo "vxu4.sh: $plugin is missing: run make run first" >&2; exit 2; }
+		read -r _ page _ _ < <(fdtget -t x "$dtb" "/reserved-memory/$node" reg)
+		mem=$(fdtget -l "$dtb" / | grep '^memory@')
+		read -r _ base _ size < <(fdtget -t x "$dtb" "/$mem" reg)
+		[ $((0x$size)) -eq $((ram_mb << 20)) ] ||
+			{ echo "vxu4.sh: $dtb has $((0x$size >> 20)) MiB of RAM, QEMU starts with $ram_mb: make it again (make run)" >&2; exit 2; }
+		ram=$(mktemp /dev/shm/vxu4-ram.XXXXXX)
+		trap 'rm -f "$ram"' EXIT
+		trap 'exit 143' TERM INT
+		counters=(-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on"
+			-machine memory-backend=ram
+			-plugin "$plugin,ram=$ram,offset=$((0x$page - 0x$base))")
+	fi
 	# No firmware sets the Cortex-A15's IBE bit under QEMU: every CPU says
 	# so at boot. Kept in the log, not shown.
 	noise="Spectre v2: firmware did not set auxiliary control register IBE bit"
 	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs, guest time from the instruction count)"
 	set +e
 	timeout --foreground -k 10 "${VXU4_TIMEOUT:-900}" \
-		qemu-system-arm "${machine[@]}" "${icount[@]}" -nodefaults -display none \
+		qemu-system-arm "${machine[@]}" "${icount[@]}" "${counters[@]}" \
+		-nodefaults -display none \
 		-no-reboot -serial stdio -monitor none \
 		-kernel "$kernel" -dtb "$dtb" \
 		-initrd "$build/initramfs.cpio.gz" \

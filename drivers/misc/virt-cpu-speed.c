@@ -14,14 +14,22 @@
  * its settings are module parameters. It is written for
  * QEMU TCG with instruction counting ("-icount shift=N,sleep=off"): guest
  * time is then a count of the instructions executed, whatever the host's
- * load, and the vCPUs run round-robin on one host thread, each for an
- * equal budget of instructions per round, so that while k vCPUs are not
- * halted each executes 1/k of the instructions. The driver keeps that
- * fair share as a clock, advanced by dt / k at every change of k (the
- * virtual time of weighted fair queueing), and so knows how much each CPU
- * did while it ran:
+ * load, and the vCPUs run round-robin on one host thread. How much a CPU
+ * did while it ran (its progress) is then:
+ *
+ *  - where the emulator counts each vCPU's instructions into a page that
+ *    the DT reserves ("linux,virt-insn-counters"; for QEMU, a TCG plugin
+ *    of the odroid-eas project), that count: exact;
+ *  - elsewhere an estimate: QEMU gives each vCPU that is not halted an
+ *    equal budget of instructions per round, so that while k vCPUs run
+ *    each executes about 1/k of them. The driver keeps that fair share as
+ *    a clock, advanced by dt / k at every change of k (the virtual time of
+ *    weighted fair queueing):
  *
  *	progress = integral of dt / k over the CPU's run time
+ *
+ *    QEMU's rounds are not that fair: work on 2 to 8 CPUs at once comes
+ *    out a few percent off (Documentation/admin-guide/odroid-eas.rst).
  *
  * The reference, a CPU of capacity 1024 at its top rate, does work at
  * "ref_permille" / 1000 of the rate of a vCPU that runs alone. That is
@@ -63,9 +71,10 @@
  * Limits: work of kernel threads is not slowed (they never return to user
  * space); a debt left when a task blocks in the kernel without a system
  * call (a page fault, a preemption) is paid by the next user task on that
- * CPU; k is what this kernel sees, not QEMU's own count: instructions run
- * with the halt state unchanged (an interrupt handler in the idle loop's
- * WFI, a CPU going down) are counted on the wrong side. Under a QEMU
+ * CPU; with the fair-share estimate, k is what this kernel sees, not
+ * QEMU's own count: instructions run with the halt state unchanged (an
+ * interrupt handler in the idle loop's WFI, a CPU going down) are counted
+ * on the wrong side. Under a QEMU
  * without icount (each vCPU on its own host thread) the model is wrong:
  * boot with "virt_cpu_speed.enable=0" there.
  */
@@ -82,7 +91,9 @@
 #include <linux/init.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
+#include <linux/io.h>
 #include <linux/of.h>
+#include <linux/of_address.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -142,6 +153,21 @@ static struct vcs_share vcs_share = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(vcs_share.lock),
 };
 
+/*
+ * Each vCPU's own instruction count, kept by the emulator in reserved
+ * memory ("linux,virt-insn-counters"), as u64 words: word i counts the
+ * vCPU whose hardware ID (MPIDR) is i. Words VCS_INSNS_ID_OF(i) are ours:
+ * the value of vCPU i's TPIDRPRW (its per-CPU offset) with bit 32 set, for
+ * an emulator that tells vCPUs apart only by a register (QEMU 10.0's
+ * plugins under round-robin TCG). NULL where the emulator keeps no count:
+ * the fair share is the estimate then.
+ */
+#define VCS_INSNS_MAX_CPUS	64
+#define VCS_INSNS_ID_OF(hwid)	(VCS_INSNS_MAX_CPUS + (hwid))
+#define VCS_INSNS_ID_SET	BIT_ULL(32)
+#define VCS_INSNS_SIZE		(2 * VCS_INSNS_MAX_CPUS * sizeof(u64))
+static atomic64_t *vcs_insns;
+
 /**
  * struct vcs_work - a request to pay, queued on a task
  * @head: the task_work
@@ -192,6 +218,7 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
 /**
  * struct vcs_cpu - the time dilation state of one CPU
  * @cpu: the CPU
+ * @hwid: its MPIDR, the index of its word in vcs_insns
  * @clk: the CPU's cluster clock
  * @nb: rate change notifier on @clk
  * @rate_max: the highest rate of @clk, Hz
@@ -207,7 +234,7 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @halted: this CPU is counted as halted in vcs_share.running
  * @deadline: when the stall in progress is due to end, ns (ktime_get())
  * @last: end of the last accounted interval, ns (ktime_get())
- * @share: vcs_share.clock at @last
+ * @share: vcs_progress() at @last
  * @debt: stall still owed, ns; negative: a stall overshot, taken off the
  *	  next one
  * @counters: the statistics, enum vcs_counter (debugfs, one per file)
@@ -216,6 +243,7 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  */
 struct vcs_cpu {
 	int cpu;
+	u32 hwid;
 	struct clk *clk;
 	struct notifier_block nb;
 	unsigned long rate_max;
@@ -278,6 +306,18 @@ static void vcs_set_halted(struct vcs_cpu *vc, bool halted, u64 now)
 	raw_spin_unlock_irqrestore(&vcs_share.lock, flags);
 }
 
+/*
+ * Progress of this CPU's vCPU since boot, in 1/VCS_SHARE_UNIT ns of a lone
+ * vCPU's instructions (one instruction is 1 ns at "-icount shift=0"): its
+ * own instruction count where the emulator keeps one, else the fair share.
+ */
+static u64 vcs_progress(struct vcs_cpu *vc, u64 now)
+{
+	if (vcs_insns)
+		return (u64)atomic64_read(&vcs_insns[vc->hwid]) * VCS_SHARE_UNIT;
+	return vcs_share_clock(now);
+}
+
 /* The reference's share of a lone vCPU's rate, 1/1000, within its bounds. */
 static u32 vcs_ref_permille(void)
 {
@@ -299,7 +339,7 @@ static ktime_t vcs_period(unsigned int running)
 /* Account the interval since the last call: work, and the debt it makes. */
 static void vcs_account(struct vcs_cpu *vc, u64 now)
 {
-	u64 clock = vcs_share_clock(now);
+	u64 clock = vcs_progress(vc, now);
 	u64 progress = clock - vc->share, dt = now - vc->last;
 	unsigned long speed = clamp_t(unsigned long, READ_ONCE(vc->speed), 1,
 				      SCHED_CAPACITY_SCALE);
@@ -372,7 +412,7 @@ static void vcs_pay(struct vcs_cpu *vc, u64 start)
 	atomic64_inc(&vc->counters[VCS_STALLS]);
 	/* The stall is no work: the next interval starts here. */
 	vc->last = now;
-	vc->share = vcs_share_clock(now);
+	vc->share = vcs_progress(vc, now);
 	hrtimer_start(&vc->tick, ktime_add(ns_to_ktime(now),
 					   vcs_period(READ_ONCE(vcs_share.running))),
 		      HRTIMER_MODE_ABS_PINNED_HARD);
@@ -562,6 +602,13 @@ static int vcs_counter_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(vcs_counter_fops, vcs_counter_get, NULL, "%llu\n");
 
+static int vcs_insns_get(void *data, u64 *val)
+{
+	*val = atomic64_read(data);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(vcs_insns_fops, vcs_insns_get, NULL, "%llu\n");
+
 static int vcs_debt_get(void *data, u64 *val)
 {
 	*val = READ_ONCE(((struct vcs_cpu *)data)->debt);
@@ -592,6 +639,9 @@ static void vcs_debugfs_init(void)
 		d = debugfs_create_dir(name, dir);
 		debugfs_create_ulong("speed", 0444, d, &vc->speed);
 		debugfs_create_file_unsafe("debt_ns", 0444, d, vc, &vcs_debt_fops);
+		if (vcs_insns)
+			debugfs_create_file_unsafe("insns", 0444, d, &vcs_insns[vc->hwid],
+						   &vcs_insns_fops);
 		for (i = 0; i < ARRAY_SIZE(vcs_counter_names); i++)
 			debugfs_create_file_unsafe(vcs_counter_names[i], 0444, d,
 						   &vc->counters[i], &vcs_counter_fops);
@@ -663,6 +713,58 @@ static int __init vcs_init_cpu(int cpu, struct vcs_cpu *vc)
 }
 
 /*
+ * The emulator's per-vCPU instruction counters, where its DT reserves a
+ * page for them: one u64 per vCPU, indexed by the CPU's hardware ID (its
+ * "reg", the MPIDR), written by the emulator only (for QEMU:
+ * tools/testing/vxu4/insn-count-plugin.c of the odroid-eas project).
+ * Return: 0, also when there are none; -EINVAL for a page too small for
+ * the CPUs' IDs, -ENOMEM when it cannot be mapped.
+ */
+static int __init vcs_map_insns(void)
+{
+	struct device_node *np, *cpu_np;
+	struct resource res;
+	int cpu, ret;
+	u64 hwid;
+
+	np = of_find_compatible_node(NULL, NULL, "linux,virt-insn-counters");
+	if (!np)
+		return 0;
+	ret = of_address_to_resource(np, 0, &res);
+	if (!ret && resource_size(&res) < VCS_INSNS_SIZE)
+		ret = -EINVAL;
+	if (ret) {
+		pr_err("%pOF: reg is not a page of %zu bytes or more: %d\n", np,
+		       VCS_INSNS_SIZE, ret);
+		of_node_put(np);
+		return ret;
+	}
+	for_each_possible_cpu(cpu) {
+		cpu_np = of_cpu_device_node_get(cpu);
+		hwid = cpu_np ? of_get_cpu_hwid(cpu_np, 0) : ~0ULL;
+		of_node_put(cpu_np);
+		if (hwid >= VCS_INSNS_MAX_CPUS) {
+			pr_err("%pOF: no counter for CPU%d (hardware ID %#llx)\n",
+			       np, cpu, hwid);
+			of_node_put(np);
+			return -EINVAL;
+		}
+		per_cpu_ptr(&vcs_cpus, cpu)->hwid = hwid;
+	}
+	of_node_put(np);
+	vcs_insns = memremap(res.start, resource_size(&res), MEMREMAP_WB);
+	if (!vcs_insns) {
+		pr_err("cannot map the instruction counters at %pR\n", &res);
+		return -ENOMEM;
+	}
+	/* How the emulator tells the vCPUs apart: see VCS_INSNS_ID_OF(). */
+	for_each_possible_cpu(cpu)
+		atomic64_set(&vcs_insns[VCS_INSNS_ID_OF(per_cpu_ptr(&vcs_cpus, cpu)->hwid)],
+			     VCS_INSNS_ID_SET | (u32)per_cpu_offset(cpu));
+	return 0;
+}
+
+/*
  * A virtual board is one whose CPUs are all clocked by emulated cluster
  * clocks ("clocks" of each CPU node: a linux,virt-cluster-clock): no DT
  * node of our own describes the emulation, which is no hardware.
@@ -700,6 +802,9 @@ static int __init vcs_init(void)
 		if (ret)
 			goto err_clocks;
 	}
+	ret = vcs_map_insns();
+	if (ret)
+		goto err_clocks;
 
 	/*
 	 * Every online vCPU counts as running until it next halts: the CPUs
@@ -713,6 +818,7 @@ static int __init vcs_init(void)
 
 		vc->halted = !cpu_online(cpu);
 		vc->last = now;
+		vc->share = vcs_progress(vc, now);
 	}
 
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "misc/virt_cpu_speed:online",
@@ -733,8 +839,9 @@ static int __init vcs_init(void)
 	vcs_debugfs_init();
 	/* The CPUs in WFI now count themselves out at their next idle entry. */
 	wake_up_all_idle_cpus();
-	pr_info("CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU)\n",
-		vcs_ref_permille());
+	pr_info("CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU; progress from %s)\n",
+		vcs_ref_permille(),
+		vcs_insns ? "each vCPU's instruction count" : "the fair share");
 	return 0;
 
 err_switch:
@@ -745,6 +852,9 @@ err_idle:
 err_cpuhp:
 	cpuhp_remove_state_nocalls(vcs_cpuhp);
 err_clocks:
+	if (vcs_insns)
+		memunmap(vcs_insns);
+	vcs_insns = NULL;
 	vcs_put_clocks();
 	pr_err("cannot hook the scheduler: %d\n", ret);
 	return ret;

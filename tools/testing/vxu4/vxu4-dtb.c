@@ -23,6 +23,10 @@
  *    frequency f (MHz), from the line of the model whose cluster is the
  *    meter's label ("a15 A_uW B_per_volt C_uW_per_MHz_V2").
  *
+ *  - a page at the top of RAM reserved for the vCPUs' instruction counts
+ *    ("linux,virt-insn-counters", no-map), which the QEMU plugin
+ *    tools/testing/vxu4/insn-count-plugin.c keeps and the CPU speed reads.
+ *
  * QEMU's reg values (the MPIDRs 0..n-1), enable-method, interrupt
  * controller, timer and devices are kept: they are what the vCPUs are.
  *
@@ -42,6 +46,7 @@
 #define MAX_CPUS	32
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define EXTRA_SPACE	(64 * 1024)
+#define INSN_COUNTERS_SIZE	4096
 
 static const char *qemu_path, *board_path, *model_path;
 
@@ -359,6 +364,50 @@ static void add_power_meter(void *q, int n, unsigned int clk_ph,
 	add_idle_power(q, off, label, b, bcpu);
 }
 
+/*
+ * The last page of QEMU's one RAM bank (/memory@..., 2 address and 2 size
+ * cells, as QEMU virt has), reserved for the instruction counters.
+ */
+static void add_insn_counters(void *q)
+{
+	const fdt32_t *reg;
+	uint64_t base, size, page;
+	int mem, rsv, off, len;
+	char name[48];
+
+	mem = fdt_node_offset_by_prop_value(q, -1, "device_type", "memory",
+					    sizeof("memory"));
+	if (mem < 0)
+		die("%s: no memory node", qemu_path);
+	reg = fdt_getprop(q, mem, "reg", &len);
+	if (!reg || len != 16 || fdt_address_cells(q, 0) != 2 || fdt_size_cells(q, 0) != 2)
+		die("%s: %s: one bank of 2 address and 2 size cells expected",
+		    qemu_path, fdt_get_name(q, mem, NULL));
+	base = (uint64_t)fdt32_to_cpu(reg[0]) << 32 | fdt32_to_cpu(reg[1]);
+	size = (uint64_t)fdt32_to_cpu(reg[2]) << 32 | fdt32_to_cpu(reg[3]);
+	if (size < 2 * INSN_COUNTERS_SIZE)
+		die("%s: RAM too small", qemu_path);
+	page = base + size - INSN_COUNTERS_SIZE;
+
+	rsv = fdt_path_offset(q, "/reserved-memory");
+	if (rsv < 0) {
+		rsv = fdt_add_subnode(q, 0, "reserved-memory");
+		check(rsv, "add /reserved-memory");
+		check(fdt_setprop_u32(q, rsv, "#address-cells", 2), "set #address-cells");
+		check(fdt_setprop_u32(q, rsv, "#size-cells", 2), "set #size-cells");
+		check(fdt_setprop_empty(q, rsv, "ranges"), "set ranges");
+	}
+	snprintf(name, sizeof(name), "insn-counters@%llx", (unsigned long long)page);
+	off = fdt_add_subnode(q, rsv, name);
+	check(off, "add the instruction counters");
+	check(fdt_setprop_string(q, off, "compatible", "linux,virt-insn-counters"),
+	      "set the counters' compatible");
+	check(fdt_setprop_u64(q, off, "reg", page), "set the counters' address");
+	check(fdt_appendprop_u64(q, off, "reg", INSN_COUNTERS_SIZE),
+	      "set the counters' size");
+	check(fdt_setprop_empty(q, off, "no-map"), "set no-map");
+}
+
 static void write_dtb(const char *path, void *fdt)
 {
 	FILE *f;
@@ -496,6 +545,7 @@ int main(int argc, char **argv)
 	snprintf(buf, sizeof(buf), "Virtual %s (QEMU virt)",
 		 model ? model : "board");
 	check(fdt_setprop_string(q, 0, "model", buf), "set the model");
+	add_insn_counters(q);
 
 	write_dtb(argv[3], q);
 	return 0;

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * insn-count-plugin - a QEMU TCG plugin that gives each vCPU of the
+ * virtual XU4 its own instruction count, in guest memory
+ *
+ * Under "-icount" QEMU runs the vCPUs round-robin on one host thread and
+ * guest time is the count of all the instructions executed, whichever
+ * vCPU executed them. How much of that time a given vCPU ran is QEMU's
+ * scheduling, which the guest cannot see from its clock. This plugin
+ * counts the instructions of each vCPU, per translation block at the start
+ * of its execution, into the page of guest RAM that the guest's device
+ * tree reserves for them (compatible "linux,virt-insn-counters", layout in
+ * its binding): drivers/misc/virt-cpu-speed.c charges each CPU its own.
+ *
+ * Two limits of QEMU 10.0's plugin API shape it:
+ *  - a plugin cannot write guest memory, so the guest's RAM is a shared
+ *    file (-object memory-backend-file,share=on) that the plugin maps too
+ *    (scripts/vxu4.sh sets it up);
+ *  - under round-robin TCG (and so under -icount) the vCPU index that QEMU
+ *    passes to callbacks and inline operations is the one of the vCPU that
+ *    translated the block, not of the one executing it, since all vCPUs
+ *    share translations (accel/tcg/plugin-gen.c, gen_cpu_index(): without
+ *    CF_PARALLEL it is folded into a constant). So the plugin tells the
+ *    vCPUs apart by a register: TPIDRPRW, where Linux on ARMv7 keeps the
+ *    CPU's per-CPU offset, and which the guest's driver publishes for each
+ *    vCPU in the page. Reading it costs about 40 ns per block (the boot of
+ *    make check takes about 1.8 times as long); blocks run before the
+ *    guest published it are not counted.
+ *
+ * Arguments:
+ *	ram=PATH	the guest RAM's backing file
+ *	offset=BYTES	the page's offset in that file (its guest physical
+ *			address less the RAM's base), a multiple of 4096
+ *
+ * The count of a block is added when the block starts: an exception that
+ * ends a block early (a page fault, an undefined instruction) counts its
+ * remaining instructions too. WFI and system calls end their blocks.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+/*
+ * The page, as u64 words: 0..63 the instruction counts of the vCPUs by
+ * hardware ID (written here), 64..127 the vCPUs' IDs (written by the
+ * guest): bit 32 set once published, bits 31:0 the value of TPIDRPRW.
+ */
+#define PAGE_SIZE_BYTES		4096
+#define MAX_VCPUS		64
+#define ID_PUBLISHED		(UINT64_C(1) << 32)
+
+static volatile uint64_t *page;
+static struct qemu_plugin_register *tpidrprw;
+static GByteArray *regbuf;
+static uint32_t cur_tpidrprw;
+static int cur_vcpu = -1;
+
+/* The vCPU whose published TPIDRPRW is @val, or -1. */
+static int vcpu_of(uint32_t val)
+{
+	int i;
+
+	for (i = 0; i < MAX_VCPUS; i++)
+		if (page[MAX_VCPUS + i] == (ID_PUBLISHED | val))
+			return i;
+	return -1;
+}
+
+/* Before each block's instructions, in the (one) vCPU thread. */
+static void tb_exec(unsigned int translator_index, void *udata)
+{
+	uint32_t val;
+
+	(void)translator_index;
+	g_byte_array_set_size(regbuf, 0);
+	if (qemu_plugin_read_register(tpidrprw, regbuf) != 4)
+		return;
+	memcpy(&val, regbuf->data, sizeof(val));
+	if (val != cur_tpidrprw || cur_vcpu < 0) {
+		cur_tpidrprw = val;
+		cur_vcpu = vcpu_of(val);
+	}
+	if (cur_vcpu >= 0)
+		page[cur_vcpu] += (uintptr_t)udata;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	(void)id;
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_R_REGS,
+					     (void *)(uintptr_t)qemu_plugin_tb_n_insns(tb));
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
+{
+	GArray *regs;
+	guint i;
+
+	(void)vcpu_index;
+	if (tpidrprw)
+		return;
+	regs = qemu_plugin_get_registers();
+	for (i = 0; i < regs->len; i++) {
+		qemu_plugin_reg_descriptor *d =
+			&g_array_index(regs, qemu_plugin_reg_descriptor, i);
+
+		if (!strcmp(d->name, "TPIDRPRW"))
+			tpidrprw = d->handle;
+	}
+	g_array_free(regs, TRUE);
+	if (!tpidrprw) {
+		fprintf(stderr, "insn-count plugin: this CPU has no TPIDRPRW register (an ARMv7 CPU with the multiprocessing extensions is needed)\n");
+		qemu_plugin_uninstall(id, NULL);
+	}
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *ram = NULL;
+	long long offset = -1;
+	char *end;
+	void *map;
+	int fd, i;
+
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "ram=", 4)) {
+			ram = argv[i] + 4;
+		} else if (!strncmp(argv[i], "offset=", 7)) {
+			errno = 0;
+			offset = strtoll(argv[i] + 7, &end, 0);
+			if (errno || *end || offset < 0 || offset % PAGE_SIZE_BYTES)
+				offset = -1;
+		} else {
+			fprintf(stderr, "insn-count plugin: unknown argument %s (ram=PATH,offset=BYTES)\n",
+				argv[i]);
+			return -1;
+		}
+	}
+	if (!ram || offset < 0) {
+		fprintf(stderr, "insn-count plugin: needs ram=PATH (the guest RAM's backing file) and offset=BYTES (a multiple of %d)\n",
+			PAGE_SIZE_BYTES);
+		return -1;
+	}
+	if (!info->system_emulation || info->system.max_vcpus > MAX_VCPUS) {
+		fprintf(stderr, "insn-count plugin: system emulation of at most %d vCPUs only\n",
+			MAX_VCPUS);
+		return -1;
+	}
+	fd = open(ram, O_RDWR);
+	if (fd < 0) {
+		fprintf(stderr, "insn-count plugin: %s: %s\n", ram, strerror(errno));
+		return -1;
+	}
+	map = mmap(NULL, PAGE_SIZE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   (off_t)offset);
+	close(fd);
+	if (map == MAP_FAILED) {
+		fprintf(stderr, "insn-count plugin: %s at offset %lld: %s\n", ram,
+			offset, strerror(errno));
+		return -1;
+	}
+	page = map;
+	memset(map, 0, PAGE_SIZE_BYTES);
+	regbuf = g_byte_array_sized_new(16);
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	return 0;
+}
