@@ -121,6 +121,8 @@ checkpatch() (
 		*.patch) opt=() ;;
 		# libFuzzer's entry point has to be called LLVMFuzzerTestOneInput.
 		tools/power/eas/fuzz/*) opt=(-f --ignore CAMELCASE) ;;
+		# A QEMU plugin uses glib's types (GArray, GByteArray).
+		tools/testing/vxu4/insn-count-plugin.c) opt=(-f --ignore CAMELCASE) ;;
 		esac
 		# A patch made only of its files (patches/files) has no diff of
 		# its own here: the series suite checks it as exported.

@@ -31,7 +31,12 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 ram_mb=1024
-machine=(-machine virt -cpu cortex-a15 -smp 8 -m $ram_mb)
+# Nothing of the host's in the guest: no random seeds in the DTB (QEMU
+# rewrites /chosen/rng-seed and kaslr-seed with new random bytes at every
+# boot otherwise) and a real-time clock that starts at a fixed date and
+# runs with guest time, so that two boots start the same guest.
+machine=(-machine virt,dtb-randomness=off -cpu cortex-a15 -smp 8 -m $ram_mb
+	-rtc base=2026-01-01T00:00:00,clock=vm)
 icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 
 case "${1:-}" in

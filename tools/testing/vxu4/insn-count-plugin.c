@@ -50,6 +50,8 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
+#define pr_err(fmt, ...) fprintf(stderr, "insn-count plugin: " fmt, ##__VA_ARGS__)
+
 /*
  * The page, as u64 words: 0..63 the instruction counts of the vCPUs by
  * hardware ID (written here), 64..127 the vCPUs' IDs (written by the
@@ -59,7 +61,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define MAX_VCPUS		64
 #define ID_PUBLISHED		(UINT64_C(1) << 32)
 
-static volatile uint64_t *page;
+static uint64_t *page;
 static struct qemu_plugin_register *tpidrprw;
 static GByteArray *regbuf;
 static uint32_t cur_tpidrprw;
@@ -119,7 +121,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 	}
 	g_array_free(regs, TRUE);
 	if (!tpidrprw) {
-		fprintf(stderr, "insn-count plugin: this CPU has no TPIDRPRW register (an ARMv7 CPU with the multiprocessing extensions is needed)\n");
+		pr_err("this CPU has no TPIDRPRW register (an ARMv7 CPU with the multiprocessing extensions is needed)\n");
 		qemu_plugin_uninstall(id, NULL);
 	}
 }
@@ -143,32 +145,29 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			if (errno || *end || offset < 0 || offset % PAGE_SIZE_BYTES)
 				offset = -1;
 		} else {
-			fprintf(stderr, "insn-count plugin: unknown argument %s (ram=PATH,offset=BYTES)\n",
-				argv[i]);
+			pr_err("unknown argument %s (ram=PATH,offset=BYTES)\n", argv[i]);
 			return -1;
 		}
 	}
 	if (!ram || offset < 0) {
-		fprintf(stderr, "insn-count plugin: needs ram=PATH (the guest RAM's backing file) and offset=BYTES (a multiple of %d)\n",
-			PAGE_SIZE_BYTES);
+		pr_err("needs ram=PATH (the guest RAM's backing file) and offset=BYTES (a multiple of %d)\n",
+		       PAGE_SIZE_BYTES);
 		return -1;
 	}
 	if (!info->system_emulation || info->system.max_vcpus > MAX_VCPUS) {
-		fprintf(stderr, "insn-count plugin: system emulation of at most %d vCPUs only\n",
-			MAX_VCPUS);
+		pr_err("system emulation of at most %d vCPUs only\n", MAX_VCPUS);
 		return -1;
 	}
 	fd = open(ram, O_RDWR);
 	if (fd < 0) {
-		fprintf(stderr, "insn-count plugin: %s: %s\n", ram, strerror(errno));
+		pr_err("%s: %s\n", ram, strerror(errno));
 		return -1;
 	}
 	map = mmap(NULL, PAGE_SIZE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
 		   (off_t)offset);
 	close(fd);
 	if (map == MAP_FAILED) {
-		fprintf(stderr, "insn-count plugin: %s at offset %lld: %s\n", ram,
-			offset, strerror(errno));
+		pr_err("%s at offset %lld: %s\n", ram, offset, strerror(errno));
 		return -1;
 	}
 	page = map;

@@ -20,6 +20,11 @@
 #     (if more than MC);
 #   - the meters' energy1_input never goes backwards.
 #
+# Afterwards, on CPUs that went offline and came back: fixed work alone
+# takes 1024 * fmax / (capacity * f) times the reference's time (2%), and
+# each cluster whole busy, the other idle, adds what the power model says
+# (1%): the meters still count the right CPUs.
+#
 # And in the whole kernel log of the boot: no splat (WARNING, BUG,
 # KASAN, UBSAN, lockdep, sleeping in atomic context, hung tasks, soft
 # lockups, RCU stalls, debugobjects), each one shown and counted.
@@ -183,6 +188,12 @@ for run in h1 h5 h5half; do
 	within "CPU speed after hotplug: fixed work alone on cpu$cpu at $khz kHz (capacity $cap), wall time (ns) against the reference's $ref" \
 		"$want" "$wall" 2
 done
+
+# The meters after hotplug: a cluster whole busy adds its leakage, 4 WFI
+# and 4 * P(OPP) per second, the other cluster idle its leakage and WFI
+# power, within the physics checks' 1%
+. "$(dirname "$0")/meters.sh"
+em_load && meter_checks "after hotplug: "
 
 # Splats, in every kernel message of the boot
 no_splats "the stress boot"
