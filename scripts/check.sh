@@ -40,8 +40,8 @@
 # The output is KTAP (Documentation/dev-tools/ktap.rst): each suite prints
 # a KTAP document (tools/testing/ktap.sh), shown here nested as a subtest,
 # then its result; the totals are added up from the suites' result lines.
-# Known failures (KTAP's "# TODO", issue 9: QEMU's round robin and its
-# nondeterminism across boots) are shown with their numbers and counted
+# Known failures (KTAP's "# TODO", issue 9: the physics checks that the
+# CPU speed emulation still fails) are shown with their numbers and counted
 # apart, on a line above the closing one, "N passed, N failed".
 
 set -uo pipefail

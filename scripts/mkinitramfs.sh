@@ -421,7 +421,11 @@ echo 'nod /dev/console 0600 0 0 c 5 1' >"$gic/console.list"
 msg "writing $OUT (the kernel's usr/gen_initramfs.sh and usr/gen_init_cpio)"
 tmp=$OUT.tmp.$$
 trap 'rm -f "$tmp" "$tmp.cpio"' EXIT
-(cd "$gic" && sh gen_initramfs.sh -o "$tmp.cpio" -u squash -g squash "$ROOT" console.list) ||
+# One mtime for every file, and none in the gzip header (-n): the same
+# packages make the same image on every machine (the guest's boot, whose
+# time is its instruction count, unpacks the same bytes).
+(cd "$gic" && sh gen_initramfs.sh -o "$tmp.cpio" -u squash -g squash -d '2026-01-01 00:00:00 UTC' \
+	"$ROOT" console.list) ||
 	die "usr/gen_initramfs.sh failed on $ROOT"
 gzip -9 -n <"$tmp.cpio" >"$tmp"
 rm -f "$tmp.cpio"

@@ -197,6 +197,7 @@ build_each() {
 	[ -f "$cfg" ] || die "$cfg is missing: run 'make kernel' first (its config is the one built)"
 	export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=true
 	export KBUILD_BUILD_USER=odroid-eas KBUILD_BUILD_HOST=build
+	export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC' KBUILD_BUILD_VERSION=1
 	mkdir -p "$obj"
 	for c in $(git -C "$am" rev-list --reverse base..HEAD); do
 		i=$((i + 1))

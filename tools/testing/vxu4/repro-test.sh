@@ -6,7 +6,8 @@
 # (tools/testing/vxu4/guest/init, physics_and_bench): the check's own boot, on a quiet
 # host, and a second one, made while other processes kept every host core
 # busy. Guest time is QEMU's instruction
-# count, so the two must agree:
+# count, and nothing of the host reaches the guest, so the two must agree:
+#  - deterministic: every measurement line the same;
 #  - reproducible: the rt-app run's energy on each cluster meter, within
 #    0.5%, and hackbench's time, within 0.5%, with EAS on and off;
 #  - host-load independent: every physics result of the second boot equals
@@ -49,12 +50,20 @@ which() {
 	done
 	echo "${sel[*]}"
 }
-# Known failures (issue 9, open): under -icount QEMU still lets the host
-# end a vCPU's turn (its I/O thread's kicks), so two boots of the same
-# files drift apart by microseconds, then by task placements; and its
-# round robin is not the fair share the CPU speed emulation assumes.
-# Shown with their numbers, counted apart; the meters stay judged.
-known="issue 9: QEMU under -icount is not deterministic across boots"
+# --- deterministic: the guest's every measurement line ("@...") the same
+# in both boots. Nothing of the host reaches the guest (scripts/vxu4.sh:
+# instruction-counted time, no random seeds in the DTB, the RTC on guest
+# time), so two boots of the same files are the same run.
+da=$(grep -c '^@' "$quiet") db=$(grep -c '^@' "$loaded")
+nd=$(diff <(grep '^@' "$quiet") <(grep '^@' "$loaded") | grep -c '^[<>]')
+if [ "$nd" -eq 0 ]; then
+	ok "deterministic: the $da measurement lines of the boot under host load equal the quiet boot's"
+else
+	nok "deterministic: the measurement lines of the boot under host load equal the quiet boot's" \
+		"$nd lines differ ($da and $db lines); the first:" \
+		"$(diff <(grep '^@' "$quiet") <(grep '^@' "$loaded") | grep '^[<>]' | head -4 | cut -c1-200)"
+fi
+
 while read -r kind rest; do
 	# shellcheck disable=SC2046 # which's words are the selection
 	set -- $(which "$rest")
@@ -93,11 +102,10 @@ for run in $(of "$quiet" util | value run | distinct); do
 		within "periodic ($run), cpu$cpu: its util_avg under host load" "$a" "${b:-missing}" 3
 	done
 done
-known=
 # The mean power a meter read over its window: "(after - before) / window"
 # of each line, uW. Power, not energy: the window between the two reads
-# is the reader's (an A7 at 200 MHz in m6) and its length differs between
-# the boots with QEMU's nondeterminism (issue 9; CI saw 1060.5 and
+# is the reader's (an A7 at 200 MHz in m6), and its length differed
+# between boots before they were deterministic (CI saw 1060.5 and
 # 1046.2 ms, each boot's meter within 0.3% of its own expectation).
 power() {
 	local l
