@@ -79,7 +79,12 @@ boot)
 		read -r _ base _ size < <(fdtget -t x "$dtb" "/$mem" reg)
 		[ $((0x$size)) -eq $((ram_mb << 20)) ] ||
 			{ echo "vxu4.sh: $dtb has $((0x$size >> 20)) MiB of RAM, QEMU starts with $ram_mb: make it again (make run)" >&2; exit 2; }
-		ram=$(mktemp /dev/shm/vxu4-ram.XXXXXX)
+		# In /dev/shm when it has room for the guest's RAM (a container's
+		# may have 64 MiB), else in build/ (the page cache keeps it).
+		ram_dir=/dev/shm
+		[ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt $((ram_mb * 1024)) ] 2>/dev/null ||
+			ram_dir=$build
+		ram=$(mktemp "$ram_dir/vxu4-ram.XXXXXX")
 		counters=(-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on"
 			-machine memory-backend=ram
 			-plugin "$plugin,ram=$ram,offset=$((0x$page - 0x$base))")
