@@ -594,20 +594,16 @@ static int vcs_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
-/* The counters are atomic64_t: whole on 32-bit, whoever reads them. */
+/*
+ * The counters, and the emulator's instruction counts, are atomic64_t:
+ * whole on 32-bit, whoever reads them.
+ */
 static int vcs_counter_get(void *data, u64 *val)
 {
 	*val = atomic64_read(data);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(vcs_counter_fops, vcs_counter_get, NULL, "%llu\n");
-
-static int vcs_insns_get(void *data, u64 *val)
-{
-	*val = atomic64_read(data);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(vcs_insns_fops, vcs_insns_get, NULL, "%llu\n");
 
 static int vcs_debt_get(void *data, u64 *val)
 {
@@ -641,7 +637,7 @@ static void vcs_debugfs_init(void)
 		debugfs_create_file_unsafe("debt_ns", 0444, d, vc, &vcs_debt_fops);
 		if (vcs_insns)
 			debugfs_create_file_unsafe("insns", 0444, d, &vcs_insns[vc->hwid],
-						   &vcs_insns_fops);
+						   &vcs_counter_fops);
 		for (i = 0; i < ARRAY_SIZE(vcs_counter_names); i++)
 			debugfs_create_file_unsafe(vcs_counter_names[i], 0444, d,
 						   &vc->counters[i], &vcs_counter_fops);

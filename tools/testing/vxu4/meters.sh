@@ -39,6 +39,11 @@ idle_power() {
 	echo 0
 }
 ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
+# meter_model: "em" when the guest's command line has
+# virt_cluster_power.model=em (the meters count no idle power), else "full"
+meter_model() {
+	if at cmdline | grep -q "virt_cluster_power.model=em"; then echo em; else echo full; fi
+}
 
 # meter_checks [WHAT]: per "@meter" run and meter, a cluster pinned at an
 # OPP for T with n of its CPUs busy adds (P_leak + 4 * P_wfi) * T +
@@ -46,8 +51,8 @@ ms() { awk -v n="$1" 'BEGIN { printf "%.1f", n / 1e6 }'; }
 # guest's command line, no idle power). WHAT goes before each check's name.
 meter_checks() {
 	local what=${1:-} met run line label cpus khz busy wall de nc idle nb p want
-	local model=full
-	at cmdline | grep -q "virt_cluster_power.model=em" && model=em
+	local model
+	model=$(meter_model)
 	met=$(at meter)
 	for run in $(echo "$met" | value run | distinct); do
 		while read -r line; do

@@ -55,13 +55,14 @@ which() {
 # instruction-counted time, no random seeds in the DTB, the RTC on guest
 # time), so two boots of the same files are the same run.
 da=$(grep -c '^@' "$quiet") db=$(grep -c '^@' "$loaded")
-nd=$(diff <(grep '^@' "$quiet") <(grep '^@' "$loaded") | grep -c '^[<>]')
+differ=$(diff <(grep '^@' "$quiet") <(grep '^@' "$loaded") | grep '^[<>]')
+nd=$(printf '%s' "$differ" | grep -c .)
 if [ "$nd" -eq 0 ]; then
 	ok "deterministic: the $da measurement lines of the boot under host load equal the quiet boot's"
 else
 	nok "deterministic: the measurement lines of the boot under host load equal the quiet boot's" \
 		"$nd lines differ ($da and $db lines); the first:" \
-		"$(diff <(grep '^@' "$quiet") <(grep '^@' "$loaded") | grep '^[<>]' | head -4 | cut -c1-200)"
+		"$(echo "$differ" | head -4 | cut -c1-200)"
 fi
 
 while read -r kind rest; do
