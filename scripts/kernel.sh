@@ -39,9 +39,9 @@ overlay_dirs="arch drivers include kernel Documentation"
 export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
 export KBUILD_BUILD_USER=odroid-eas KBUILD_BUILD_HOST=build
 # A reproducible build (Documentation/kbuild/reproducible-builds.rst): no
-# build date or count in the image, so that every machine makes the same
-# zImage from the same packages, and the virtual XU4, whose guest time is
-# its instruction count, runs the same there.
+# build date or count in the image, so that a rebuild makes the same
+# zImage and the virtual XU4, whose guest time is its instruction count,
+# runs the same. (A clone in another folder still makes another zImage.)
 export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC' KBUILD_BUILD_VERSION=1
 # Cache hits whatever folder the repository is cloned to (CI clones anew).
 export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=true
