@@ -8,12 +8,13 @@
 #       QEMU's own device tree for exactly the machine that boot starts.
 #   scripts/vxu4.sh boot [KERNEL_ARGS...]
 #       Boot build/obj's zImage with build/vxu4.dtb (or VXU4_DTB) and
-#       build/initramfs.cpio.gz,
+#       build/initramfs.cpio.gz (or VXU4_INITRD),
 #       console on stdout, until the guest powers off or VXU4_TIMEOUT seconds
 #       (default 900) pass. Exit 0 only when the guest powered off.
 #
 # Environment: VXU4_TIMEOUT, VXU4_LOG (also write the console there),
 # VXU4_KERNEL (another zImage, e.g. the debug kernel's), VXU4_DTB,
+# VXU4_INITRD,
 # VXU4_INSN_COUNT (0: no per-vCPU instruction count, below).
 #
 # Guest time is QEMU's instruction count (-icount shift=0,sleep=off): one
@@ -50,7 +51,8 @@ boot)
 	shift
 	kernel=${VXU4_KERNEL:-$build/obj/arch/arm/boot/zImage}
 	dtb=${VXU4_DTB:-$build/vxu4.dtb}
-	for f in "$kernel" "$dtb" "$build/initramfs.cpio.gz"; do
+	initrd=${VXU4_INITRD:-$build/initramfs.cpio.gz}
+	for f in "$kernel" "$dtb" "$initrd"; do
 		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }
 	done
 	log=${VXU4_LOG:-/dev/null}
@@ -99,7 +101,7 @@ boot)
 		-nodefaults -display none \
 		-no-reboot -serial stdio -monitor none \
 		-kernel "$kernel" -dtb "$dtb" \
-		-initrd "$build/initramfs.cpio.gz" \
+		-initrd "$initrd" \
 		-append "console=ttyAMA0 quiet sched_verbose rodata=off $*" </dev/null |
 		tee "$log" | grep -v --line-buffered "$noise"
 	rc=${PIPESTATUS[0]}
