@@ -19,7 +19,8 @@
  * P_wfi = C * V^2 * f, fitted to the A15 rail's idle power of the
  * Powmon data set and to the A7 model of the same group); absent, both
  * are 0. P_EM(f) in uW comes from the CPUs' perf domain (em_cpu_get()),
- * busy time from the kernel's idle accounting (get_cpu_idle_time_us()),
+ * busy time from the kernel's idle accounting (get_cpu_idle_time_us() and
+ * get_cpu_iowait_time_us(): a CPU idle while a task waits for I/O is idle),
  * P_static from the "static-power-microwatt" DT property (default 0),
  * n_online is the number of online CPUs of the cluster. With the module
  * parameter model=em, P_leak and P_wfi count as 0: the EM's dynamic power
@@ -163,6 +164,22 @@ static u64 vcpm_idle_power(struct vcpm *pm, unsigned long khz, unsigned int n)
 	return pm->idle[i].leak_uw + (u64)n * pm->idle[i].wfi_uw;
 }
 
+/*
+ * Busy time of @cpu since boot, us, or -1 without NO_HZ idle accounting.
+ * A CPU is idle in WFI whether or not a task that last ran on it waits for
+ * I/O, but the kernel counts the second case as iowait, apart from its
+ * idle time (kernel/time/tick-sched.c): both are idle here.
+ */
+static u64 vcpm_busy_us(int cpu)
+{
+	u64 wall, idle = get_cpu_idle_time_us(cpu, &wall);
+	u64 iowait = get_cpu_iowait_time_us(cpu, NULL);
+
+	if (idle == (u64)-1 || iowait == (u64)-1)
+		return -1;
+	return wall - idle - iowait;
+}
+
 /* Add the energy since the last integration, at the rate @pm->khz. */
 static void vcpm_integrate(struct vcpm *pm)
 {
@@ -172,8 +189,7 @@ static void vcpm_integrate(struct vcpm *pm)
 	int cpu;
 
 	for_each_cpu(cpu, &pm->cpus) {
-		u64 wall, idle = get_cpu_idle_time_us(cpu, &wall);
-		u64 busy = wall - idle;
+		u64 busy = vcpm_busy_us(cpu);
 
 		if (busy > pm->busy_us[cpu])
 			pm->energy_pj += (u64)uw * (busy - pm->busy_us[cpu]);
@@ -423,12 +439,10 @@ static int vcpm_probe(struct platform_device *pdev)
 	pm->avg_ms = 1000;
 	pm->avg_uw = -1;
 	for_each_cpu(cpu, &pm->cpus) {
-		u64 wall, idle = get_cpu_idle_time_us(cpu, &wall);
-
-		if (idle == (u64)-1)
+		pm->busy_us[cpu] = vcpm_busy_us(cpu);
+		if (pm->busy_us[cpu] == (u64)-1)
 			return dev_err_probe(dev, -ENODEV,
 					     "no idle time accounting (needs NO_HZ)\n");
-		pm->busy_us[cpu] = wall - idle;
 	}
 
 	pm->nb.notifier_call = vcpm_rate_change;

@@ -338,6 +338,14 @@ def table_rtapp(runs, case, cfgs, em):
     t.row("busy a7 (trace)", lambda r: num(r, "busy_trace_a7_ms"), 1e-3, "s")
     t.row("busy a15 (/proc/stat)", lambda r: num(r, "busy_a15_ms"), 1e-3, "s")
     t.row("busy a7 (/proc/stat)", lambda r: num(r, "busy_a7_ms"), 1e-3, "s")
+    t.row("iowait a15 (/proc/stat)", lambda r: num(r, "iowait_a15_ms"), 1e-3, "s")
+    t.row("iowait a7 (/proc/stat)", lambda r: num(r, "iowait_a7_ms"), 1e-3, "s")
+    # EAS's own view: while the root domain is overutilized it places no
+    # task (sched_eas trace events; none where EAS does not run).
+    t.row("overutilized (trace)", lambda r: num(r, "overutilized_us")
+          if r.get("eas") == "1" else None, 1e-6, "s")
+    t.row("  unknown (before its first event)", lambda r: num(r, "overutilized_unknown_us")
+          if r.get("eas") == "1" else None, 1e-6, "s")
     common_rows(t)
     extra = []
     for cl, pol in (("a15", "tis_policy4"), ("a7", "tis_policy0")):

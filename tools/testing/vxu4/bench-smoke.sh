@@ -94,6 +94,20 @@ for eas in 1 0; do
 			nok "rt-app, EAS $eas: busy time per OPP of the $m cluster" "opp_busy_${m}_us=$o"
 		fi
 	done
+	# The root domain's overutilized flag (sched_eas trace events): with
+	# EAS its events come within the run (load balancing at the top
+	# domain sets or clears it); without EAS there are none.
+	ou=$(key "$r" overutilized_us) unk=$(key "$r" overutilized_unknown_us)
+	if ! is_int "$ou" || ! is_int "$unk"; then
+		nok "rt-app, EAS $eas: overutilized time from the trace" "overutilized_us=$ou overutilized_unknown_us=$unk"
+	elif [ "$eas" = 1 ] && [ "$unk" -lt $((g * 1000 / 2)) ] && [ "$ou" -le $((g * 1000)) ]; then
+		ok "rt-app, EAS 1: overutilized $((ou / 1000)) ms of $g, unknown (before its first event) $((unk / 1000)) ms"
+	elif [ "$eas" = 0 ] && [ "$ou" = 0 ]; then
+		ok "rt-app, EAS 0: no overutilized event (EAS off), unknown $((unk / 1000)) ms of $g"
+	else
+		nok "rt-app, EAS $eas: overutilized time from the trace" \
+			"overutilized_us=$ou overutilized_unknown_us=$unk over $g ms (with EAS: events within the run's first half; without: none)"
+	fi
 	h=$(at bench | grep "^hackbench .* eas=$eas " | head -1)
 	if [ -n "$h" ] && is_int "$(key "$h" guest_ms)" 1; then
 		ok "hackbench ran with EAS $eas: $(key "$h" guest_ms) ms"

@@ -23,24 +23,20 @@
  *    CF_PARALLEL it is folded into a constant). So the plugin tells the
  *    vCPUs apart by a register: TPIDRPRW, where Linux on ARMv7 keeps the
  *    CPU's per-CPU offset, and which the guest's driver publishes for each
- *    vCPU in the page. Blocks run before the guest published it are not
- *    counted.
- * Inline operations (a count with no call at all) are out in QEMU 10.0
- * under round robin: gen_plugin_u64_ptr() multiplies that folded constant
- * in place, and with more than one vCPU the guest's state is corrupted
- * (a minimal plugin with one inline add per block aborts the boot in
- * arm_mmu_idx_el()). So each block calls tb_exec(), which only adds its
- * instructions to a pending count.
+ *    vCPU in the page. Reading it costs about 40 ns per block (the boot of
+ *    make check takes about 1.8 times as long); blocks run before the
+ *    guest published it are not counted.
  *
- * Reading TPIDRPRW costs about 40 ns, more than the call itself, so it is
- * read only when the pending count reaches FLUSH_INSNS, and before each
- * instruction that ends the vCPU's turn (WFI, WFE, YIELD): flush() charges
- * the pending count to the vCPU executing then. QEMU also moves to the
- * next vCPU when a vCPU's share of instructions until the next timer is
- * used up, between two blocks: the instructions that vCPU executed since
- * its last flush (fewer than FLUSH_INSNS) are then charged to the next.
- * On the physics boot of make check this halves the wall time of reading
- * the register at every block, with the same results (the docs).
+ * Cheaper ways were measured and are out (the docs give the figures):
+ *  - an inline add per block (no call): under round robin QEMU 10.0's
+ *    gen_plugin_u64_ptr() multiplies the folded vCPU index in place, and
+ *    with more than one vCPU the guest's state is corrupted (a one-line
+ *    plugin aborts the boot in arm_mmu_idx_el());
+ *  - reading the register only every 256 instructions and at WFI, WFE
+ *    and YIELD: twice as fast, but where QEMU ends a vCPU's turn between
+ *    two reads depends on the host's timing, so the few instructions
+ *    charged to the wrong vCPU there made two boots of the same files
+ *    differ (a 2 s rt-app run's energy by up to 54%).
  *
  * Arguments:
  *	ram=PATH	the guest RAM's backing file
@@ -54,7 +50,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,10 +71,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define PAGE_SIZE_BYTES		4096
 #define MAX_VCPUS		64
 #define ID_PUBLISHED		(UINT64_C(1) << 32)
-/* Pending instructions that make the next block read TPIDRPRW. */
-#ifndef FLUSH_INSNS
-#define FLUSH_INSNS		256
-#endif
 
 static uint64_t *page;
 static struct qemu_plugin_register *tpidrprw;
@@ -87,7 +78,6 @@ static GByteArray *regbuf;
 static uint32_t cur_tpidrprw;
 static int cur_vcpu = -1;
 static unsigned int unknown;
-static uint64_t pending;
 
 /* The vCPU whose published TPIDRPRW is @val, or -1. */
 static int vcpu_of(uint32_t val)
@@ -100,90 +90,34 @@ static int vcpu_of(uint32_t val)
 	return -1;
 }
 
-/*
- * Charge the instructions executed since the last flush to the vCPU that
- * executes now, found by its TPIDRPRW.
- */
-static void flush(void)
+/* Before each block's instructions, in the (one) vCPU thread. */
+static void tb_exec(unsigned int translator_index, void *udata)
 {
 	uint32_t val;
 
+	(void)translator_index;
 	g_byte_array_set_size(regbuf, 0);
 	if (qemu_plugin_read_register(tpidrprw, regbuf) != 4)
 		return;
 	memcpy(&val, regbuf->data, sizeof(val));
 	/*
 	 * A value not published yet (the guest's boot, before the driver
-	 * starts) is looked up again only every 64 flushes: a scan of the
-	 * page each time slows the boot down.
+	 * starts) is looked up again only every 1024 blocks: a scan of the
+	 * page per block made the boot 2.5 times as slow.
 	 */
-	if (val != cur_tpidrprw || (cur_vcpu < 0 && !(++unknown % 64))) {
+	if (val != cur_tpidrprw || (cur_vcpu < 0 && !(++unknown % 1024))) {
 		cur_tpidrprw = val;
 		cur_vcpu = vcpu_of(val);
 	}
 	if (cur_vcpu >= 0)
-		page[cur_vcpu] += pending;
-	pending = 0;
-}
-
-/* Before each block's instructions, in the (one) vCPU thread. */
-static void tb_exec(unsigned int translator_index, void *udata)
-{
-	(void)translator_index;
-	pending += (uintptr_t)udata;
-	if (pending >= FLUSH_INSNS)
-		flush();
-}
-
-/* Before an instruction that ends the vCPU's turn (WFI, WFE, YIELD). */
-static void turn_end(unsigned int translator_index, void *udata)
-{
-	(void)translator_index;
-	(void)udata;
-	flush();
-}
-
-/* Does @insn wait (WFI, WFE) or yield (YIELD), in A32, T16 or T32? */
-static bool insn_ends_turn(const struct qemu_plugin_insn *insn)
-{
-	uint8_t b[4];
-	size_t n = qemu_plugin_insn_data(insn, b, sizeof(b));
-	uint32_t w;
-
-	if (n == 2) {
-		uint16_t h = b[0] | b[1] << 8;
-
-		/* T16: YIELD BF10, WFE BF20, WFI BF30 */
-		return h == 0xbf10 || h == 0xbf20 || h == 0xbf30;
-	}
-	if (n != 4)
-		return false;
-	w = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
-	/* A32, any condition: YIELD x320F001, WFE x320F002, WFI x320F003 */
-	if ((w & 0x0ffffffc) == 0x0320f000 && (w & 3))
-		return true;
-	/* T32, first halfword in the low half: F3AF 8001..8003 */
-	return (w & 0xfffcffff) == 0x8000f3af && (w & 0x30000);
+		page[cur_vcpu] += (uintptr_t)udata;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-	size_t i, n = qemu_plugin_tb_n_insns(tb);
-
 	(void)id;
-	/*
-	 * R_REGS costs nothing here: at the start of a block QEMU holds no
-	 * guest register in a host register.
-	 */
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_R_REGS,
-					     (void *)(uintptr_t)n);
-	for (i = 0; i < n; i++) {
-		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-
-		if (insn_ends_turn(insn))
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, turn_end,
-							       QEMU_PLUGIN_CB_R_REGS, NULL);
-	}
+					     (void *)(uintptr_t)qemu_plugin_tb_n_insns(tb));
 }
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)

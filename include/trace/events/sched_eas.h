@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Trace events of Energy-Aware Scheduling, from the scheduler's bare
+ * tracepoints (kernel/sched/eas_events.c)
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM sched_eas
+
+#if !defined(_TRACE_SCHED_EAS_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TRACE_SCHED_EAS_H
+
+#include <linux/cpumask.h>
+#include <linux/sched.h>
+#include <linux/tracepoint.h>
+
+/*
+ * The root domain's overutilized flag, as the scheduler sets it: set at
+ * enqueue or tick when a CPU of @span is overutilized, set or cleared by
+ * load balancing at the top sched domain. Set, EAS does not place tasks.
+ */
+TRACE_EVENT(sched_overutilized,
+	    TP_PROTO(bool overutilized, const struct cpumask *span),
+	    TP_ARGS(overutilized, span),
+	    TP_STRUCT__entry(__field(bool, overutilized)
+			     __cpumask(span)),
+	    TP_fast_assign(__entry->overutilized = overutilized;
+			   __assign_cpumask(span, cpumask_bits(span));),
+	    TP_printk("overutilized=%d span=%s", __entry->overutilized,
+		      __get_cpumask(span))
+);
+
+/*
+ * One energy estimate of find_energy_efficient_cpu(): the EM's energy of
+ * @dst_cpu's perf domain with @p placed on @dst_cpu (in the EM's cost
+ * units, not scaled), its CPUs' highest util (capacity units out of 1024)
+ * and their summed util.
+ */
+TRACE_EVENT(sched_compute_energy,
+	    TP_PROTO(struct task_struct *p, int dst_cpu, unsigned long energy,
+		     unsigned long max_util, unsigned long busy_time),
+	    TP_ARGS(p, dst_cpu, energy, max_util, busy_time),
+	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
+			     __field(pid_t, pid)
+			     __field(int, dst_cpu)
+			     __field(unsigned long, energy)
+			     __field(unsigned long, max_util)
+			     __field(unsigned long, busy_time)),
+	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+			   __entry->pid = p->pid;
+			   __entry->dst_cpu = dst_cpu;
+			   __entry->energy = energy;
+			   __entry->max_util = max_util;
+			   __entry->busy_time = busy_time;),
+	    TP_printk("comm=%s pid=%d dst_cpu=%d energy=%lu max_util=%lu busy_time=%lu",
+		      __entry->comm, __entry->pid, __entry->dst_cpu,
+		      __entry->energy, __entry->max_util, __entry->busy_time)
+);
+
+#endif /* _TRACE_SCHED_EAS_H */
+
+/* This part must be outside protection */
+#include <trace/define_trace.h>
