@@ -23,6 +23,7 @@
  * returns at once while its event is off.
  */
 #include <linux/init.h>
+#include <linux/mmu_context.h>
 
 #include "sched.h"
 
