@@ -18,9 +18,9 @@
  *    estimate that find_energy_efficient_cpu() makes for a task and a
  *    candidate CPU.
  *
- * The events are disabled until enabled in tracefs, and cost a probe call
- * only then: a registered probe on a bare tracepoint runs always, and
- * returns at once while its event is off.
+ * The events are disabled until enabled in tracefs. The probes run at
+ * every hit of their tracepoints all the same, and return at once (a
+ * static branch) while their event is disabled.
  */
 #include <linux/init.h>
 #include <linux/mmu_context.h>
