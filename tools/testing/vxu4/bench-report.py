@@ -399,32 +399,43 @@ def plot(runs, cfgs, out):
     off = {c: (i - (len(cfgs) - 1) / 2) * 0.25 for i, c in enumerate(cfgs)}
     cases = sorted({r["case"] for r in runs if r["test"] == "rtapp"}, key=case_key)
     dat = os.path.join(out, "plot.dat")
-    with open(dat, "w") as f:
-        for i, n in enumerate(cases):
-            for r in runs:
-                e = num(r, "energy_model_uj") or num(r, "energy_em_uj")
-                if r["test"] == "rtapp" and r["case"] == n and e is not None and r.get("cfg") in off:
-                    f.write(f"{2 * i + off[r['cfg']]} {e / 1e6} {colour[r['cfg']]}\n")
-        f.write("\n\n")
+    rt, hb = [], []
+    for i, n in enumerate(cases):
         for r in runs:
-            if r["test"] == "hackbench" and r.get("cfg") in off:
-                f.write(f"{off[r['cfg']]} {num(r, 'guest_ms') / 1000} {colour[r['cfg']]}\n")
+            e = num(r, "energy_model_uj") or num(r, "energy_em_uj")
+            if r["test"] == "rtapp" and r["case"] == n and e is not None and r.get("cfg") in off:
+                rt.append(f"{2 * i + off[r['cfg']]} {e / 1e6} {colour[r['cfg']]}")
+    for r in runs:
+        if r["test"] == "hackbench" and r.get("cfg") in off:
+            hb.append(f"{off[r['cfg']]} {num(r, 'guest_ms') / 1000} {colour[r['cfg']]}")
+    # One panel per kind of run that has points (HB_LOOPS=0: no hackbench).
+    with open(dat, "w") as f:
+        f.write("\n".join(rt) + "\n\n\n" + "\n".join(hb) + "\n")
     xt = ", ".join(f'"{n.replace("@", " tasks @")}" {2 * i}' for i, n in enumerate(cases)) or '"" 0'
     legend = ", ".join(f"{c} = {CFG_NAMES[c]} ({['blue', 'red', 'green'][i]})"
                        for i, c in enumerate(("a", "b", "c")) if c in cfgs)
-    script = f"""
-set terminal pngcairo size 1000,420 noenhanced
-set output '{os.path.join(out, "bench.png")}'
-set multiplot layout 1,2 title 'virtual Odroid-XU4, each point one run: {legend}'
-set title 'rt-app energy (J, power model: EM dynamic + WFI + leakage x time per OPP)'
+    panels = []
+    if rt:
+        panels.append(f"""set title 'rt-app energy (J, power model: EM dynamic + WFI + leakage x time per OPP)'
 set xtics ({xt})
 set xrange [-1:{max(1, 2 * len(cases) - 1)}]
 set grid ytics
-plot '{dat}' index 0 using 1:2:3 with points pt 7 ps 1.2 lc rgb variable notitle
-set title 'hackbench time (guest s)'
+plot '{dat}' index 0 using 1:2:3 with points pt 7 ps 1.2 lc rgb variable notitle""")
+    if hb:
+        panels.append(f"""set title 'hackbench time (guest s)'
 set xtics ("hackbench" 0)
 set xrange [-1:1]
-plot '{dat}' index 1 using 1:2:3 with points pt 7 ps 1.2 lc rgb variable notitle
+set grid ytics
+plot '{dat}' index 1 using 1:2:3 with points pt 7 ps 1.2 lc rgb variable notitle""")
+    if not panels:
+        print("bench-report: no run to plot", file=sys.stderr)
+        return False
+    body = "\n".join(panels)
+    script = f"""
+set terminal pngcairo size 1000,420 noenhanced
+set output '{os.path.join(out, "bench.png")}'
+set multiplot layout 1,{len(panels)} title 'virtual Odroid-XU4, each point one run: {legend}'
+{body}
 unset multiplot
 """
     res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
