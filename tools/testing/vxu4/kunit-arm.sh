@@ -30,7 +30,7 @@ die() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit 2; }
 
 [ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
 	die "no kernel source in $ksrc: run 'make kernel' first"
-for k in kernel/power/.kunitconfig drivers/clk/.kunitconfig; do
+for k in kernel/power/.kunitconfig drivers/clk/.kunitconfig kernel/sched/.kunitconfig; do
 	grep -q _KUNIT_TEST "$ksrc/$k" 2>/dev/null ||
 		die "$ksrc/$k lacks the series' suites: run 'make kernel' (it applies the series)"
 done
@@ -46,7 +46,7 @@ start=$SECONDS
 	--cross_compile=arm-linux-gnueabihf- \
 	--make_options="CC=ccache arm-linux-gnueabihf-gcc" \
 	--build_dir="$build/kunit-arm" --jobs="$(nproc)" --timeout=600 \
-	--kunitconfig=kernel/power --kunitconfig=drivers/clk \
+	--kunitconfig=kernel/power --kunitconfig=drivers/clk --kunitconfig=kernel/sched \
 	--raw_output=kunit) >"$log" 2>"$log.err"
 rc=$?
 echo "$prog: kunit.py run --arch=arm: exit $rc in $((SECONDS - start)) s, raw KTAP in build/kunit-arm.log" >&2

@@ -53,9 +53,11 @@ SUITES = {
     "energy_model_energy": "board",
     "energy_model_cpu": "board",
     "energy_model_cpu_mask": "noem",
+    "sched_pelt_multiplier": "board",
 }
 BOARD_FREE = ("clk-virt-cluster-register", "clk-virt-cluster",
-              "energy_model_device", "energy_model_cost", "energy_model_energy")
+              "energy_model_device", "energy_model_cost", "energy_model_energy",
+              "sched_pelt_multiplier")
 
 RESULT = re.compile(r"^(ok|not ok) [0-9]+ (\S+)(?: # (.*))?$")
 
