@@ -74,14 +74,16 @@ static void pelt_test_expect_half_life(struct kunit *test, u64 took,
 				       unsigned int lshift)
 {
 	u64 want = PELT_TEST_HALF_LIFE_NS >> lshift;
+	u64 took_us = div_u64(took, NSEC_PER_USEC);
+	u64 want_us = div_u64(want, NSEC_PER_USEC);
 
 	KUNIT_EXPECT_GT_MSG(test, took, 0ULL, "no crossing within 1 s");
 	KUNIT_EXPECT_GE_MSG(test, took * 10, want * 9,
 			    "took %llu us, want %llu us within 10%%",
-			    took / NSEC_PER_USEC, want / NSEC_PER_USEC);
+			    took_us, want_us);
 	KUNIT_EXPECT_LE_MSG(test, took * 10, want * 11,
 			    "took %llu us, want %llu us within 10%%",
-			    took / NSEC_PER_USEC, want / NSEC_PER_USEC);
+			    took_us, want_us);
 }
 
 /* From long sleep to always running: util_avg reaches 512 in a half-life. */
@@ -122,12 +124,12 @@ static unsigned long pelt_test_periodic_mean(unsigned int lshift, u64 run_ns,
 	u64 sum = 0, n = 0;
 	u64 t;
 
-	for (t = 0; t < 3 * NSEC_PER_SEC; t += period_ns) {
+	for (t = 0; t < 3ULL * NSEC_PER_SEC; t += period_ns) {
 		u64 end = s.now + period_ns;
 
 		while (s.now < end) {
 			pelt_test_run(&s, PELT_TEST_STEP_NS, s.now - t < run_ns);
-			if (t >= 2 * NSEC_PER_SEC) {
+			if (t >= 2ULL * NSEC_PER_SEC) {
 				sum += READ_ONCE(s.sa.util_avg);
 				n++;
 			}
