@@ -105,6 +105,10 @@ expect "root_domain 0-7 has pd4 (19 states) and pd0 (13 states)" \
 expect "no EAS stop after the start" 0 \
 	"$(sed -n '/starting EAS/,$p' "$tmp/dmesg" | grep -c "stopping EAS")"
 
+# --- PELT: the multiplier's default, and read-only at run time
+expect "PELT multiplier 1 (half-life 32 ms, the default), /proc/sys/kernel/sched_pelt_multiplier read-only" \
+	"1 444" "$(at pelt | value multiplier) $(at pelt | value mode)"
+
 # --- cpufreq policies
 pol() { at policy | value "$2" "policy=$1"; }
 expect "two cpufreq policies" "policy0 policy4" "$(at policy | value policy | xargs)"
