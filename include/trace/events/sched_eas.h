@@ -14,19 +14,31 @@
 #include <linux/tracepoint.h>
 
 /*
+ * Each event attaches to its bare tracepoint only while it is enabled
+ * (kernel/sched/eas_events.c).
+ */
+int sched_eas_overutilized_reg(void);
+void sched_eas_overutilized_unreg(void);
+int sched_eas_compute_energy_reg(void);
+void sched_eas_compute_energy_unreg(void);
+int sched_eas_pelt_task_reg(void);
+void sched_eas_pelt_task_unreg(void);
+
+/*
  * The root domain's overutilized flag, as the scheduler sets it: set at
  * enqueue or tick when a CPU of @span is overutilized, set or cleared by
  * load balancing at the top sched domain. Set, EAS does not place tasks.
  */
-TRACE_EVENT(sched_overutilized,
-	    TP_PROTO(bool overutilized, const struct cpumask *span),
-	    TP_ARGS(overutilized, span),
-	    TP_STRUCT__entry(__field(bool, overutilized)
-			     __cpumask(span)),
-	    TP_fast_assign(__entry->overutilized = overutilized;
-			   __assign_cpumask(span, cpumask_bits(span));),
-	    TP_printk("overutilized=%d span=%s", __entry->overutilized,
-		      __get_cpumask(span))
+TRACE_EVENT_FN(sched_overutilized,
+	       TP_PROTO(bool overutilized, const struct cpumask *span),
+	       TP_ARGS(overutilized, span),
+	       TP_STRUCT__entry(__field(bool, overutilized)
+				__cpumask(span)),
+	       TP_fast_assign(__entry->overutilized = overutilized;
+			      __assign_cpumask(span, cpumask_bits(span));),
+	       TP_printk("overutilized=%d span=%s", __entry->overutilized,
+			 __get_cpumask(span)),
+	       sched_eas_overutilized_reg, sched_eas_overutilized_unreg
 );
 
 /*
@@ -35,25 +47,56 @@ TRACE_EVENT(sched_overutilized,
  * units, not scaled), its CPUs' highest util (capacity units out of 1024)
  * and their summed util.
  */
-TRACE_EVENT(sched_compute_energy,
-	    TP_PROTO(struct task_struct *p, int dst_cpu, unsigned long energy,
-		     unsigned long max_util, unsigned long busy_time),
-	    TP_ARGS(p, dst_cpu, energy, max_util, busy_time),
-	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
-			     __field(pid_t, pid)
-			     __field(int, dst_cpu)
-			     __field(unsigned long, energy)
-			     __field(unsigned long, max_util)
-			     __field(unsigned long, busy_time)),
-	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
-			   __entry->pid = p->pid;
-			   __entry->dst_cpu = dst_cpu;
-			   __entry->energy = energy;
-			   __entry->max_util = max_util;
-			   __entry->busy_time = busy_time;),
-	    TP_printk("comm=%s pid=%d dst_cpu=%d energy=%lu max_util=%lu busy_time=%lu",
-		      __entry->comm, __entry->pid, __entry->dst_cpu,
-		      __entry->energy, __entry->max_util, __entry->busy_time)
+TRACE_EVENT_FN(sched_compute_energy,
+	       TP_PROTO(struct task_struct *p, int dst_cpu, unsigned long energy,
+			unsigned long max_util, unsigned long busy_time),
+	       TP_ARGS(p, dst_cpu, energy, max_util, busy_time),
+	       TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
+				__field(pid_t, pid)
+				__field(int, dst_cpu)
+				__field(unsigned long, energy)
+				__field(unsigned long, max_util)
+				__field(unsigned long, busy_time)),
+	       TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+			      __entry->pid = p->pid;
+			      __entry->dst_cpu = dst_cpu;
+			      __entry->energy = energy;
+			      __entry->max_util = max_util;
+			      __entry->busy_time = busy_time;),
+	       TP_printk("comm=%s pid=%d dst_cpu=%d energy=%lu max_util=%lu busy_time=%lu",
+			 __entry->comm, __entry->pid, __entry->dst_cpu,
+			 __entry->energy, __entry->max_util, __entry->busy_time),
+	       sched_eas_compute_energy_reg, sched_eas_compute_energy_unreg
+);
+
+/*
+ * A task's PELT signals, each time the scheduler updates them (wakeup,
+ * sleep, tick, migration): its CPU, its util_avg (capacity units out of
+ * 1024, frequency and CPU invariant), its load_avg and runnable_avg, and
+ * the PELT clock of the update (ns). Task entities only, not groups'.
+ */
+TRACE_EVENT_FN(sched_pelt_task,
+	       TP_PROTO(struct task_struct *p, int cpu, const struct sched_avg *avg),
+	       TP_ARGS(p, cpu, avg),
+	       TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
+				__field(pid_t, pid)
+				__field(int, cpu)
+				__field(unsigned long, util_avg)
+				__field(unsigned long, load_avg)
+				__field(unsigned long, runnable_avg)
+				__field(u64, update_time)),
+	       TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+			      __entry->pid = p->pid;
+			      __entry->cpu = cpu;
+			      __entry->util_avg = avg->util_avg;
+			      __entry->load_avg = avg->load_avg;
+			      __entry->runnable_avg = avg->runnable_avg;
+			      __entry->update_time = avg->last_update_time;),
+	       TP_printk("comm=%s pid=%d cpu=%d util_avg=%lu load_avg=%lu runnable_avg=%lu update_time=%llu",
+			 __entry->comm, __entry->pid, __entry->cpu,
+			 __entry->util_avg, __entry->load_avg,
+			 __entry->runnable_avg, __entry->update_time),
+	       sched_eas_pelt_task_reg, sched_eas_pelt_task_unreg
 );
 
 #endif /* _TRACE_SCHED_EAS_H */
