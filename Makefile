@@ -6,10 +6,12 @@
 #                 XU4 and show its Energy Model and EAS state
 #   make check    run every test; ends with "N passed, N failed"
 #   make check-physics  time dilation, util invariance and power meters alone (REPS=1)
+#   make check-pelt     PELT half-life under sched_pelt_multiplier=1, 2, 4 alone
 #   make kunit-arm  the KUnit suites that need no board, under kunit.py run --arch=arm
 #   make check-debug  the debug kernel (lockdep, KASAN, UBSAN, ...): system test, KUnit, stress
 #   make check-stress EAS under hotplug, governor and sched_energy_aware switches, under load
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
+#   make pelt-bench  PELT half-life 32/16/8 ms compared: RampUp, frames, energy
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
 #   make series-check  git am of it on the pristine tree, checkpatch --strict each
@@ -27,7 +29,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics check-debug check-stress kunit-arm bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics check-pelt check-debug check-stress kunit-arm bench pelt-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -74,13 +76,17 @@ vxu4: kernel $(BUILD)/vxu4-dtb $(BUILD)/insn-count.so
 		fdtput -d $(BUILD)/vxu4-noem.dtb /cpus/cpu@$$c dynamic-power-coefficient; done
 
 # Our guest tools, cross-built static, go into the initramfs too.
-GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench
+GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench \
+	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench
+$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench: tools/testing/vxu4/guest/pelt-bench
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/vxu4-bench: tools/testing/vxu4/guest/bench
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps
 	@mkdir -p $(dir $@)
-	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $<
+	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $< -lm
 
 initramfs: deps $(GUEST_TOOLS)
 	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz tools/testing/vxu4/guest/init $(BUILD)/guest-tools
@@ -113,6 +119,16 @@ check-physics: vxu4 initramfs tools
 	@VXU4_LOG=$(BUILD)/physics.log scripts/vxu4.sh boot vxu4.mode=physics \
 		vxu4.reps=$(or $(REPS),1)
 	@tools/testing/vxu4/physics-test.sh $(BUILD)/physics.log
+
+# PELT's half-life under sched_pelt_multiplier=1, 2, 4 alone (make check
+# runs it too): three boots, then the assertions.
+check-pelt: vxu4 initramfs tools
+	@tools/testing/vxu4/pelt-test.sh
+
+# PELT half-life 32, 16, 8 ms compared (ITER, FRAMES, DURATION, PARALLEL:
+# tools/testing/vxu4/pelt-bench.sh): RampUp, frames, energy; table and plot.
+pelt-bench: vxu4 initramfs tools
+	@tools/testing/vxu4/pelt-bench.sh
 
 # The reference experiments, three ways (ITER, TASKS, DURATION, HB_LOOPS,
 # HB_GROUPS, CONFIGS, PARALLEL: tools/testing/vxu4/bench.sh); eas-em computes the EM

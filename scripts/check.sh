@@ -22,11 +22,13 @@
 #      dynamic-power-coefficient: no EM, EAS off and the kernel's reason
 #   8. the KUnit suites, run at boot in the first and third boots (KTAP
 #      from debugfs)
-#   9. the KUnit suites that need no board, as kernel developers run them:
+#   9. PELT's half-life under sched_pelt_multiplier=1, 2, 4: three boots,
+#      a task's util_avg rising and decaying, a periodic task's level
+#  10. the KUnit suites that need no board, as kernel developers run them:
 #      tools/testing/kunit/kunit.py run --arch=arm on QEMU's virt machine
-#  10. bad device trees: boots of broken CPU data, the kernel's EM, EAS
+#  11. bad device trees: boots of broken CPU data, the kernel's EM, EAS
 #      state and reason equal to what eas-em predicts
-#  11. EAS under stress: hotplug, governor and sched_energy_aware switches,
+#  12. EAS under stress: hotplug, governor and sched_energy_aware switches,
 #      frequency limits, under load; EAS state and sched domains after each
 #      step, meters, no splat
 #
@@ -58,7 +60,7 @@ todo=0
 skipped=0
 only=${1:-all}
 case $only in
-all) nsuites=13 ;;
+all) nsuites=14 ;;
 debug) nsuites=4 ;;
 *) echo "usage: $0 [debug]" >&2; exit 2 ;;
 esac
@@ -254,6 +256,7 @@ suite "virtual XU4 without EM (EAS off)" replay "$tmp/noem" "$tmp/noem.err" "$no
 suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit-check.py \
 	"$build/system-test.log" "$build/noem-test.log"
 rm -rf "$tmp"
+suite "PELT half-life (sched_pelt_multiplier=1, 2, 4)" tools/testing/vxu4/pelt-test.sh
 # A kernel build of its own (build/kunit-arm), after the boots.
 suite "KUnit without a board (kunit.py run --arch=arm)" tools/testing/vxu4/kunit-arm.sh
 suite "bad device trees: the kernel and eas-em agree" tools/testing/vxu4/baddt-test.sh

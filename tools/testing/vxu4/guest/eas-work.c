@@ -24,6 +24,36 @@
  *	task's run time over wall time:
  *	"util_avg=.. periods=.. overruns=.. late=.. mean=.. min=.. max=..
  *	busy=..%" (periods: those of the last 3/4).
+ *   eas-work [-v] pelt-step SLEEP_MS RUN_MS DECAY_MS
+ *	PELT's step response, on the CPU the task is pinned to. The rise:
+ *	sleep SLEEP_MS (util_avg decays to 0), then run for RUN_MS, reading
+ *	se.avg.util_avg and se.avg.last_update_time from /proc/self/sched
+ *	(the scheduler updates them at wakeup and at each tick). The decay:
+ *	cycles of RUN_MS / 2 running, then one sleep (2 ms, then 3/2 as long
+ *	each cycle, up to DECAY_MS or util_avg under 256), util_avg read at
+ *	its wakeup, once: asleep it only decays, so its fraction left of the
+ *	value before the sleep follows one curve. Prints "rise_ms=..
+ *	decay_ms=.. u0=.. top=.. rise_samples=.. decay_samples=..": the time
+ *	util_avg took to go from 0 to 512 while running (PELT clock, from
+ *	last_update_time; u0, the first value read, is 0 unless a tick came
+ *	before the first read: then the time from 0 is extrapolated along the
+ *	first two samples), and to fall from top (its value
+ *	when the first run ended) to 512 asleep (CLOCK_MONOTONIC); both
+ *	interpolated between the two samples around 512 as an exponential
+ *	(exact for PELT's geometric series, whatever its half-life). With -v,
+ *	each sample as "sample phase=rise|decay t_us=.. util=..".
+ *   eas-work pelt-steady PERIOD_US LOOPS SECONDS
+ *	A periodic task (every PERIOD_US, LOOPS iterations, for SECONDS) and
+ *	the time average of its util_avg, from the trace of its PELT updates
+ *	(tracefs event sched_eas/sched_pelt_task, CONFIG_SCHED_EAS_EVENTS:
+ *	value and PELT clock of each update): the task reads nothing, it
+ *	marks where it goes to sleep (trace_marker). Between two updates it
+ *	either ran or slept throughout, and util_avg is an exponential whose
+ *	mean follows from its two ends, whatever the half-life. Over the last
+ *	3/4 of the periods it prints "avg=.. min=.. max=.. periods=..
+ *	skipped=..": the time average, the medians of the value at wakeup and
+ *	at the sleep, the periods used and those skipped (a sleep with no
+ *	update of its own: no PELT period boundary since the last tick).
  *
  * -a START_NS: start at CLOCK_MONOTONIC START_NS (from "eas-work now"),
  * so that tasks started one after the other run their work at once.
@@ -37,6 +67,8 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -234,6 +266,361 @@ static int periodic(unsigned long period_us, unsigned long loops,
 	return 0;
 }
 
+/* The number after "NAME" and its colon in @buf, or -1. */
+static double field_in(const char *buf, const char *name)
+{
+	const char *p = strstr(buf, name);
+	double v;
+
+	if (!p)
+		return -1;
+	p = strchr(p, ':');
+	if (!p || sscanf(p + 1, "%lf", &v) != 1)
+		return -1;
+	return v;
+}
+
+/*
+ * util_avg and last_update_time (PELT clock, ns) of this task, from one
+ * read of /proc/self/sched (one open and read: the fewer instructions, the
+ * less the reading itself runs); false if either is missing.
+ */
+static bool read_pelt(long *util, long long *lut)
+{
+	static char buf[8192];
+	int fd = open("/proc/self/sched", O_RDONLY);
+	ssize_t n = -1, got = 0;
+	double u, t;
+
+	if (fd >= 0) {
+		while (got < (ssize_t)sizeof(buf) - 1 &&
+		       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+			got += n;
+		close(fd);
+	}
+	if (fd < 0 || n < 0)
+		return false;
+	buf[got] = 0;
+	u = field_in(buf, "se.avg.util_avg");
+	t = field_in(buf, "se.avg.last_update_time");
+	if (u < 0 || t < 0)
+		return false;
+	*util = (long)u;
+	*lut = (long long)t;
+	return true;
+}
+
+static void sleep_ns(uint64_t ns)
+{
+	struct timespec ts = {
+		.tv_sec = ns / 1000000000ULL,
+		.tv_nsec = ns % 1000000000ULL,
+	};
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
+}
+
+/*
+ * The time at which an exponential through (t0, v0) and (t1, v1), v > 0,
+ * reaches v: log(v) is linear in time.
+ */
+static double exp_cross(double t0, double v0, double t1, double v1, double v)
+{
+	if (v0 == v1)
+		return t0;
+	return t0 + (t1 - t0) * log(v0 / v) / log(v0 / v1);
+}
+
+#define PELT_NO_PELT \
+	"eas-work: no se.avg.util_avg or se.avg.last_update_time in /proc/self/sched: needs CONFIG_SCHED_DEBUG\n"
+
+static int pelt_step(bool verbose, unsigned long sleep_ms, unsigned long run_ms,
+		     unsigned long decay_ms)
+{
+	long u, prev_u = -1, u0 = -1, u1 = -1, top = -1;
+	long long lut, prev_lut = -1, lut0 = -1, lut1 = -1;
+	double rise = -1, decay = -1, prev_t = 0, prev_v = 1, v;
+	unsigned long rise_n = 0, decay_n = 0, d_us;
+	uint64_t end, t, t_sleep;
+
+	sleep_ns(sleep_ms * 1000000ULL);
+	end = sys_now_ns() + run_ms * 1000000ULL;
+	do {
+		if (!read_pelt(&u, &lut)) {
+			fprintf(stderr, PELT_NO_PELT);
+			return 2;
+		}
+		if (lut != prev_lut) {
+			if (lut0 < 0) {
+				lut0 = lut;
+				u0 = u;
+			} else if (lut1 < 0) {
+				lut1 = lut;
+				u1 = u;
+			}
+			if (verbose)
+				printf("sample phase=rise t_us=%.1f util=%ld\n",
+				       (lut - lut0) / 1e3, u);
+			/* 1024 - util_avg is the exponential while running. */
+			if (rise < 0 && prev_u >= 0 && prev_u < 512 && u >= 512)
+				rise = exp_cross(prev_lut, 1024 - prev_u, lut,
+						 1024 - u, 512);
+			prev_lut = lut;
+			prev_u = u;
+			rise_n++;
+		}
+		top = u;
+		work(1000);
+	} while (now_ns() < end);
+	/*
+	 * From util_avg 0: when a tick came before the first read, the
+	 * wakeup's own update is not seen and u0 > 0; the exponential
+	 * through the first two samples gives when it was 0.
+	 */
+	if (rise >= 0) {
+		double zero = lut0;
+
+		if (u0 > 0 && lut1 > lut0 && u1 > u0)
+			zero = exp_cross(lut0, 1024 - u0, lut1, 1024 - u1, 1024);
+		rise = (rise - zero) / 1e6;
+	}
+
+	/*
+	 * The decay: cycles of a run of RUN_MS / 2 (back to about the top)
+	 * and one sleep, 2 ms and then 3/2 as long each cycle, util_avg read
+	 * once at its wakeup (one read a sleep: the reads do not slow the
+	 * decay), until it is under 256 or the sleep passes DECAY_MS. Asleep
+	 * util_avg only decays: its fraction left of the value before the
+	 * sleep follows one curve, whatever that value.
+	 */
+	for (d_us = 2000; d_us <= decay_ms * 1000; d_us = d_us * 3 / 2) {
+		long before;
+
+		end = sys_now_ns() + run_ms * 500000ULL;
+		while (now_ns() < end)
+			work(1000);
+		if (!read_pelt(&before, &lut)) {
+			fprintf(stderr, PELT_NO_PELT);
+			return 2;
+		}
+		t_sleep = sys_now_ns();
+		sleep_ns(d_us * 1000ULL);
+		t = sys_now_ns();
+		if (!read_pelt(&u, &lut)) {
+			fprintf(stderr, PELT_NO_PELT);
+			return 2;
+		}
+		/* The fraction left of the top: the same curve every cycle. */
+		v = before > 0 ? (double)u / before : 0;
+		if (verbose)
+			printf("sample phase=decay t_us=%.1f util=%ld top=%ld\n",
+			       (t - t_sleep) / 1e3, u, before);
+		if (decay < 0 && prev_v > 512.0 / top && v <= 512.0 / top && v > 0)
+			decay = exp_cross(prev_t, prev_v, (t - t_sleep) / 1e6, v,
+					  512.0 / top);
+		prev_t = (t - t_sleep) / 1e6;
+		prev_v = v;
+		decay_n++;
+		if (u < 256)
+			break;
+	}
+	printf("rise_ms=%.2f decay_ms=%.2f u0=%ld top=%ld rise_samples=%lu decay_samples=%lu\n",
+	       rise, decay, u0, top, rise_n, decay_n);
+	return 0;
+}
+
+/* The mean of an exponential from v0 to v1 over its interval. */
+static double exp_mean(double v0, double v1)
+{
+	if (v0 <= 0 || v1 <= 0 || v0 == v1)
+		return (v0 + v1) / 2;
+	return (v0 - v1) / log(v0 / v1);
+}
+
+#define TRACEFS "/sys/kernel/tracing/"
+
+/* Write @val into tracefs file @name; false on error (printed). */
+static bool tracefs_write(const char *name, const char *val)
+{
+	char path[128];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), TRACEFS "%s", name);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "eas-work: cannot open %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	ok = fputs(val, f) >= 0;
+	ok = !fclose(f) && ok;
+	if (!ok)
+		fprintf(stderr, "eas-work: cannot write '%s' to %s\n", val, path);
+	return ok;
+}
+
+/* The timestamp (s) of a trace line, the number before ": EVENT:". */
+static double trace_ts(const char *line, const char *event)
+{
+	const char *p = strstr(line, event), *q;
+
+	if (!p)
+		return -1;
+	for (q = p; q > line && q[-1] != ' '; q--)
+		;
+	return strtod(q, NULL);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The number after @name ("key=") in a trace line, or -1. */
+static double trace_field(const char *line, const char *name)
+{
+	const char *p = strstr(line, name);
+
+	return p ? strtod(p + strlen(name), NULL) : -1;
+}
+
+/*
+ * The periodic task and the time average of its util_avg, from the trace
+ * of its PELT updates (sched_eas/sched_pelt_task): the task reads nothing
+ * while it runs, it only marks its sleeps (trace_marker).
+ */
+static int pelt_steady(unsigned long period_us, unsigned long loops,
+		       unsigned long seconds)
+{
+	unsigned long n = seconds * 1000000UL / period_us, i, used = 0;
+	unsigned long skipped = 0;
+	double *lo = calloc(n + 1, sizeof(*lo)), *hi = calloc(n + 1, sizeof(*hi));
+	double area = 0, time = 0, p_area = 0, p_time = 0, p_lo = -1, p_hi = -1;
+	double prev_t = -1, prev_u = 0, mark_ts = -1;
+	bool started = false, prev_deq = false, p_ok = false;
+	char filter[64], line[512];
+	struct timespec next;
+	FILE *mark, *f;
+
+	if (!lo || !hi) {
+		fprintf(stderr, "eas-work: out of memory\n");
+		return 2;
+	}
+	snprintf(filter, sizeof(filter), "pid == %d", (int)getpid());
+	if (!tracefs_write("tracing_on", "0") ||
+	    !tracefs_write("events/sched_eas/sched_pelt_task/filter", filter) ||
+	    !tracefs_write("events/sched_eas/sched_pelt_task/enable", "1") ||
+	    !tracefs_write("trace", ""))
+		return 2;
+	mark = fopen(TRACEFS "trace_marker", "w");
+	if (!mark) {
+		fprintf(stderr, "eas-work: cannot open " TRACEFS "trace_marker\n");
+		return 2;
+	}
+	setvbuf(mark, NULL, _IONBF, 0);
+	if (!tracefs_write("tracing_on", "1"))
+		return 2;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (i = 0; i < n; i++) {
+		/* PELT has settled after the first quarter. */
+		if (i == n / 4)
+			fputs("pelt_start\n", mark);
+		work(loops);
+		fputs("pelt_sleep\n", mark);
+		next.tv_nsec += period_us * 1000;
+		while (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+	}
+	tracefs_write("tracing_on", "0");
+	tracefs_write("events/sched_eas/sched_pelt_task/enable", "0");
+	fclose(mark);
+
+	/*
+	 * In trace order: the update at the end of a run (the dequeue) is
+	 * the first one after "pelt_sleep", within 1 ms of it (the task runs
+	 * until it sleeps); the next one is the wakeup's (enqueue). From an
+	 * update to the next the task either ran throughout or slept
+	 * throughout, and util_avg is an exponential: its mean follows from
+	 * the two ends. A period (wakeup to wakeup) whose dequeue left no
+	 * update (no PELT period boundary crossed since a tick) is skipped.
+	 */
+	f = fopen(TRACEFS "trace", "r");
+	if (!f) {
+		fprintf(stderr, "eas-work: cannot read " TRACEFS "trace\n");
+		return 2;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		double ts, u, t, dt;
+		bool deq = false, mixed = false;
+
+		if (strstr(line, "tracing_mark_write: pelt_start")) {
+			started = true;
+			continue;
+		}
+		if (strstr(line, "tracing_mark_write: pelt_sleep")) {
+			mark_ts = trace_ts(line, ": tracing_mark_write:");
+			continue;
+		}
+		ts = trace_ts(line, ": sched_pelt_task:");
+		if (ts < 0)
+			continue;
+		u = trace_field(line, " util_avg=");
+		t = trace_field(line, " update_time=");
+		if (u < 0 || t < 0)
+			continue;
+		if (mark_ts >= 0) {
+			deq = ts - mark_ts < 1e-3;
+			/* No dequeue update: run and sleep since the last one. */
+			mixed = !deq;
+			mark_ts = -1;
+		}
+		dt = t - prev_t;
+		if (prev_t >= 0 && dt > 0) {
+			if (prev_deq)
+				p_area += exp_mean(prev_u, u) * dt;
+			else
+				p_area += (1024 - exp_mean(1024 - prev_u, 1024 - u)) * dt;
+			p_time += dt;
+		}
+		if (deq)
+			p_hi = u;
+		/* A wakeup: the period that ends here is complete. */
+		if (prev_deq || mixed) {
+			if (p_ok && !mixed && p_time > 0 && p_hi >= 0) {
+				area += p_area;
+				time += p_time;
+				lo[used] = p_lo;
+				hi[used++] = p_hi;
+			} else if (p_ok) {
+				skipped++;
+			}
+			p_area = 0;
+			p_time = 0;
+			p_ok = started;
+			p_lo = u;
+			p_hi = -1;
+		}
+		prev_t = t;
+		prev_u = u;
+		prev_deq = deq;
+	}
+	fclose(f);
+	qsort(lo, used, sizeof(*lo), cmp_double);
+	qsort(hi, used, sizeof(*hi), cmp_double);
+	printf("avg=%.1f min=%.0f max=%.0f periods=%lu skipped=%lu\n",
+	       time > 0 ? area / time : -1, used ? lo[used / 2] : -1,
+	       used ? hi[used / 2] : -1, used, skipped);
+	free(lo);
+	free(hi);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t t0, start = 0;
@@ -299,8 +686,17 @@ int main(int argc, char **argv)
 				every ? every : 1);
 	}
 
+	if ((argc == 5 || argc == 6) && !strcmp(argv[argc - 4], "pelt-step") &&
+	    (argc == 5 || !strcmp(argv[1], "-v")))
+		return pelt_step(argc == 6, arg(argv[argc - 3]),
+				 arg(argv[argc - 2]), arg(argv[argc - 1]));
+	if (argc == 5 && !strcmp(argv[1], "pelt-steady"))
+		return pelt_steady(arg(argv[2]), arg(argv[3]), arg(argv[4]));
+
 	fprintf(stderr,
 		"usage: eas-work now | [-a START_NS] loops N | [-a START_NS] spin MS [FILE...]\n"
-		"       | [-a START_NS] periodic PERIOD_US LOOPS SECONDS [EVERY]\n");
+		"       | [-a START_NS] periodic PERIOD_US LOOPS SECONDS [EVERY]\n"
+		"       | [-v] pelt-step SLEEP_MS RUN_MS DECAY_MS\n"
+		"       | pelt-steady PERIOD_US LOOPS SECONDS\n");
 	return 2;
 }

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make pelt-bench: PELT half-life 32, 16 and 8 ms (sched_pelt_multiplier=
+# 1, 2, 4) compared on the virtual XU4, EAS on, as the seed's PELT-vs-WALT
+# table (PCMark cannot run here): one boot per multiplier, each running
+# vxu4-pelt-bench (tools/testing/vxu4/guest/pelt-bench):
+#   - responsiveness, LISA's RampUp (10% then 70% of a big CPU): time until
+#     the task runs on an A15, and until the A15 cluster is at the OPP the
+#     70% needs;
+#   - a 60 Hz frame workload with bursty per-frame work (a fixed
+#     pseudo-random sequence, the same in every run): frames over their
+#     16.7 ms deadline (%), 95th percentile and max frame duration, and the
+#     energy of the run (cluster meters);
+#   - energy of the bench's rt-app case of 24 tasks (10% each, 16 ms).
+# Then tools/testing/vxu4/pelt-report.py: mean and RSD over the
+# iterations per half-life, WALT's row marked not available (an Android
+# vendor module, not in Linux 6.12), and the RampUp task's util_avg under
+# the three half-lives on one plot.
+#
+# Environment (defaults):
+#   ITER=10      iterations per half-life
+#   FRAMES=300   frames per frame run (5 s)
+#   DURATION=3   guest seconds of each rt-app 24-task run
+#   PARALLEL=1   0: one boot after the other (1: two at a time, each QEMU
+#                uses one host core under -icount)
+# Results in build/pelt-bench/<date>/: pelt-1.log, pelt-2.log, pelt-4.log
+# (console), runs.csv, summary.json, util.png, report.txt.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=$top/build
+iter=${ITER:-10} frames=${FRAMES:-300} duration=${DURATION:-3} parallel=${PARALLEL:-1}
+
+bad() { echo "pelt-bench.sh: $*" >&2; exit 2; }
+for v in iter frames duration; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || bad "${v^^}=${!v}: want a whole number, at least 1"
+done
+[[ $parallel =~ ^[01]$ ]] || bad "PARALLEL=$parallel: want 0 or 1"
+[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make pelt-bench does)"
+
+out=$build/pelt-bench/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+echo "==> PELT half-life comparison: ITER=$iter FRAMES=$frames DURATION=$duration, results in ${out#"$top"/}"
+
+boot() {
+	local m=$1
+	VXU4_LOG=$out/pelt-$m.log VXU4_TIMEOUT=${VXU4_TIMEOUT:-14400} \
+		"$top/scripts/vxu4.sh" boot vxu4.mode=peltbench sched_pelt_multiplier="$m" \
+		vxu4.iter="$iter" vxu4.frames="$frames" vxu4.duration="$duration" \
+		vxu4.bench_cfg=a >/dev/null
+}
+
+t0=$(date +%s)
+pids=()
+for m in 1 2 4; do
+	boot "$m" &
+	pids+=($!)
+	if [ "$parallel" = 0 ] || [ ${#pids[@]} -eq 2 ]; then
+		wait "${pids[0]}" || echo "pelt-bench.sh: the boot before sched_pelt_multiplier=$m failed" >&2
+		pids=("${pids[@]:1}")
+	fi
+done
+for p in "${pids[@]}"; do
+	wait "$p" || echo "pelt-bench.sh: a boot failed" >&2
+done
+echo "==> boots done in $(($(date +%s) - t0)) s"
+"$top/tools/testing/vxu4/pelt-report.py" "$out" "$out/pelt-1.log" "$out/pelt-2.log" "$out/pelt-4.log"

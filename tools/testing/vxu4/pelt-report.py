@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""pelt-report.py OUT_DIR LOG_1 LOG_2 LOG_4: the PELT half-life table.
+
+Reads the console logs of make pelt-bench's three boots (sched_pelt_multiplier=
+1, 2, 4: half-life 32, 16, 8 ms; tools/testing/vxu4/guest/pelt-bench) and
+writes, in OUT_DIR:
+  runs.csv       one row per iteration and half-life
+  summary.json   mean and RSD of each metric per half-life
+  util.png       the RampUp task's util_avg around its step from 10% to
+                 70%, the three half-lives on one plot (gnuplot)
+  report.txt     the table, as the seed's PELT-vs-WALT one: rows PELT 32,
+                 16, 8 and WALT (not available: an Android vendor module,
+                 not in Linux 6.12), columns the metrics as mean (RSD)
+Exit: 0; 1 a boot's log lacks its runs (an "@pelt_error" line, a missing
+metric, or fewer iterations than asked: named, nothing written as whole);
+2 bad usage or an unreadable log.
+"""
+
+import csv
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vxu4log  # noqa: E402
+
+MULTS = (1, 2, 4)
+# (key, column title, format)
+METRICS = (
+    ("t_big_ms", "RampUp: to a big CPU (ms)", "{:.1f}"),
+    ("t_opp_ms", "RampUp: to the OPP of 70% (ms)", "{:.1f}"),
+    ("over_pct", "frames over 16.7 ms (%)", "{:.2f}"),
+    ("p95_ms", "frame p95 (ms)", "{:.2f}"),
+    ("max_ms", "frame max (ms)", "{:.2f}"),
+    ("frames_j", "frames energy (J)", "{:.3f}"),
+    ("rtapp_j", "rt-app 24 tasks energy (J)", "{:.3f}"),
+)
+
+
+def die(msg, code=1):
+    print(f"pelt-report: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def parse(log, mult):
+    """The runs of one boot: {iter: {metric: value}}, its util samples,
+    its iteration count (from @pelt_bench_done)."""
+    errors = vxu4log.at(log, "pelt_error")
+    if errors:
+        die(f"{log}: the guest reported errors: {'; '.join(errors)}")
+    bench = [vxu4log.kv(t) for t in vxu4log.at(log, "pelt_bench")]
+    if not bench:
+        die(f"{log}: no @pelt_bench line: the boot did not run vxu4-pelt-bench "
+            "(see the log's end)")
+    got = bench[0].get("multiplier")
+    if got != str(mult):
+        die(f"{log}: booted with sched_pelt_multiplier {got}, expected {mult}")
+    done = [vxu4log.kv(t) for t in vxu4log.at(log, "pelt_bench_done")]
+    if not done:
+        die(f"{log}: no @pelt_bench_done line: the boot stopped early (timeout?)")
+    runs = {}
+    for t in vxu4log.at(log, "pelt_ramp"):
+        r = vxu4log.kv(t)
+        it = int(r["iter"])
+        for k in ("t_big_ms", "t_opp_ms"):
+            if r.get(k, "none") == "none":
+                die(f"{log}: iteration {it}: RampUp has no {k} (the task never "
+                    "reached a big CPU or the OPP in the 70% phase)")
+        runs.setdefault(it, {}).update(t_big_ms=float(r["t_big_ms"]),
+                                       t_opp_ms=float(r["t_opp_ms"]))
+    for t in vxu4log.at(log, "pelt_frames"):
+        r = vxu4log.kv(t)
+        it = int(r["iter"])
+        if "none" in (r["energy_a7_uj"], r["energy_a15_uj"]):
+            die(f"{log}: iteration {it}: a meter's counter went back during the frames")
+        n = int(r["frames"])
+        runs.setdefault(it, {}).update(
+            frames=n, over_pct=100.0 * int(r["over"]) / n,
+            p95_ms=int(r["p95_us"]) / 1000, max_ms=int(r["max_us"]) / 1000,
+            frames_j=(int(r["energy_a7_uj"]) + int(r["energy_a15_uj"])) / 1e6)
+    for t in vxu4log.at(log, "bench"):
+        if not t.startswith("rtapp "):
+            continue
+        r = vxu4log.kv(t)
+        it = int(r["iter"])
+        try:
+            e = int(r["energy_a7_uj"]) + int(r["energy_a15_uj"])
+        except (KeyError, ValueError):
+            die(f"{log}: iteration {it}: rt-app run without meter readings: {t}")
+        runs.setdefault(it, {})["rtapp_j"] = e / 1e6
+    want = int(done[0]["iter"])
+    for it in range(1, want + 1):
+        missing = [k for k, _, _ in METRICS if k not in runs.get(it, {})]
+        if missing:
+            die(f"{log}: iteration {it} lacks {', '.join(missing)}")
+    util = []
+    for t in vxu4log.at(log, "pelt_util"):
+        r = vxu4log.kv(t)
+        util.append((float(r["t_ms"]), int(r["util"]), int(r["cpu"])))
+    return runs, util, want
+
+
+def stats(values):
+    mean = statistics.mean(values)
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    return mean, (sd / mean * 100 if mean else 0.0)
+
+
+def plot(utils, out):
+    if not shutil.which("gnuplot"):
+        print("pelt-report: gnuplot is missing (apt-get install gnuplot-nox): no plot",
+              file=sys.stderr)
+        return False
+    dat = os.path.join(out, "util.dat")
+    with open(dat, "w") as f:
+        for m in MULTS:
+            for t, u, c in utils[m]:
+                if -100 <= t <= 400:
+                    f.write(f"{t} {u} {c}\n")
+            f.write("\n\n")
+    plots = ", ".join(
+        f"'{dat}' index {i} using 1:2 with steps lw 2 title 'PELT {32 // m} ms'"
+        for i, m in enumerate(MULTS))
+    script = f"""
+set terminal pngcairo size 900,480 noenhanced
+set output '{os.path.join(out, "util.png")}'
+set title 'RampUp (10% to 70% of a big CPU at t = 0): the task util_avg, virtual Odroid-XU4, EAS on'
+set xlabel 'ms from the start of the 70% phase'
+set ylabel 'util_avg (capacity units of 1024)'
+set yrange [0:1024]
+set ytics add ('70%' 717)
+set grid
+set key bottom right
+plot {plots}, 717 with lines dt 2 lc rgb 'gray' notitle
+"""
+    res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+    if res.returncode:
+        print(f"pelt-report: gnuplot failed: {res.stderr.strip()}", file=sys.stderr)
+        return False
+    return True
+
+
+def main():
+    if len(sys.argv) != 5:
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        sys.exit(2)
+    out, logs = sys.argv[1], sys.argv[2:]
+    allruns, utils, iters = {}, {}, {}
+    for m, log in zip(MULTS, logs):
+        allruns[m], utils[m], iters[m] = parse(log, m)
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["half_life_ms", "iter"] + [k for k, _, _ in METRICS])
+        for m in MULTS:
+            for it in sorted(allruns[m]):
+                w.writerow([32 // m, it] + [allruns[m][it][k] for k, _, _ in METRICS])
+    summary = {}
+    for m in MULTS:
+        summary[32 // m] = {k: dict(zip(("mean", "rsd_pct"),
+                                        stats([r[k] for r in allruns[m].values()])))
+                            for k, _, _ in METRICS}
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    lines = [f"PELT half-life on the virtual Odroid-XU4, EAS on, schedutil; "
+             f"mean (RSD %) over {', '.join(f'{iters[m]}' for m in MULTS)} iterations "
+             "(32, 16, 8 ms); guest time (QEMU icount)", ""]
+    head = ["", *[t for _, t, _ in METRICS]]
+    rows = []
+    for m in MULTS:
+        s = summary[32 // m]
+        rows.append([f"PELT {32 // m} ms", *[
+            f"{fmt.format(s[k]['mean'])} ({s[k]['rsd_pct']:.1f})" for k, _, fmt in METRICS]])
+    rows.append(["WALT", *["n/a"] * len(METRICS)])
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    for r in [head] + rows:
+        lines.append(" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines.append("")
+    lines.append("WALT: not available (an Android vendor module, not in Linux 6.12).")
+    base = summary[32]
+    for m in MULTS[1:]:
+        s = summary[32 // m]
+        ch = ", ".join(
+            f"{t.split(' (')[0]} {((s[k]['mean'] - base[k]['mean']) / base[k]['mean'] * 100 if base[k]['mean'] else float('nan')):+.1f}%"
+            for k, t, _ in METRICS)
+        lines.append(f"PELT {32 // m} ms against 32 ms: {ch}")
+    if plot(utils, out):
+        lines.append("")
+        lines.append(f"plot: {os.path.join(out, 'util.png')}")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out, "report.txt"), "w") as f:
+        f.write(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
