@@ -31,7 +31,6 @@ computed energy disagrees with the meters; 2 bad input or no runs.
 import csv
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -391,10 +390,6 @@ def agreement(runs, models):
 
 
 def plot(runs, cfgs, out):
-    if not shutil.which("gnuplot"):
-        print("bench-report: gnuplot is missing (apt-get install gnuplot-nox): no plot",
-              file=sys.stderr)
-        return False
     colour = {"a": "0x3050c0", "b": "0xc03030", "c": "0x30a040"}
     off = {c: (i - (len(cfgs) - 1) / 2) * 0.25 for i, c in enumerate(cfgs)}
     cases = sorted({r["case"] for r in runs if r["test"] == "rtapp"}, key=case_key)
@@ -438,11 +433,7 @@ set multiplot layout 1,{len(panels)} title 'virtual Odroid-XU4, each point one r
 {body}
 unset multiplot
 """
-    res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
-    if res.returncode:
-        print(f"bench-report: gnuplot failed: {res.stderr.strip()}", file=sys.stderr)
-        return False
-    return True
+    return vxu4log.gnuplot(script, "bench-report")
 
 
 def main():

@@ -20,9 +20,7 @@ metric, or fewer iterations than asked: named, nothing written as whole);
 import csv
 import json
 import os
-import shutil
 import statistics
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -111,10 +109,6 @@ def stats(values):
 
 
 def plot(utils, out):
-    if not shutil.which("gnuplot"):
-        print("pelt-report: gnuplot is missing (apt-get install gnuplot-nox): no plot",
-              file=sys.stderr)
-        return False
     dat = os.path.join(out, "util.dat")
     with open(dat, "w") as f:
         for m in MULTS:
@@ -137,11 +131,7 @@ set grid
 set key bottom right
 plot {plots}, 717 with lines dt 2 lc rgb 'gray' notitle
 """
-    res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
-    if res.returncode:
-        print(f"pelt-report: gnuplot failed: {res.stderr.strip()}", file=sys.stderr)
-        return False
-    return True
+    return vxu4log.gnuplot(script, "pelt-report")
 
 
 def main():

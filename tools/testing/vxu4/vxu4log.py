@@ -13,11 +13,15 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
                                     "cpu=N capacity=C fmax_khz=F
                                     power=KHZ:UW,KHZ:UW,..."
 
+and, for the reports' plots, gnuplot(SCRIPT, PROG).
+
 Exit: 0, or 2 for bad usage or an unreadable file.
 """
 
 import json
+import shutil
 import signal
+import subprocess
 import sys
 
 
@@ -35,6 +39,21 @@ def read_lines(log, hint="boot the virtual XU4 first (make check)"):
             return [line.rstrip("\r\n").replace("\r", "") for line in f]
     except OSError as e:
         die(f"{log}: {e.strerror}: {hint}")
+
+
+def gnuplot(script, prog):
+    """Run gnuplot on SCRIPT; True if it drew. If gnuplot is missing or
+    fails, say so on stderr as PROG and return False (no plot, the rest of
+    the report stands)."""
+    if not shutil.which("gnuplot"):
+        print(f"{prog}: gnuplot is missing (apt-get install gnuplot-nox): no plot",
+              file=sys.stderr)
+        return False
+    res = subprocess.run(["gnuplot"], input=script, text=True, capture_output=True)
+    if res.returncode:
+        print(f"{prog}: gnuplot failed: {res.stderr.strip()}", file=sys.stderr)
+        return False
+    return True
 
 
 def at(log, kind):

@@ -575,7 +575,7 @@ static int pelt_steady(unsigned long period_us, unsigned long loops,
 		if (u < 0 || t < 0)
 			continue;
 		if (mark_ts >= 0) {
-			deq = ts - mark_ts < 1e-3;
+			deq = ts - mark_ts < 0.001;
 			/* No dequeue update: run and sleep since the last one. */
 			mixed = !deq;
 			mark_ts = -1;
