@@ -126,7 +126,7 @@ set title 'RampUp (10% to 70% of a big CPU at t = 0): the task util_avg, virtual
 set xlabel 'ms from the start of the 70% phase'
 set ylabel 'util_avg (capacity units of 1024)'
 set yrange [0:1024]
-set ytics add ('70%' 717)
+set ytics add ('70%%' 717)
 set grid
 set key bottom right
 plot {plots}, 717 with lines dt 2 lc rgb 'gray' notitle
