@@ -4,7 +4,9 @@
 
 Reads the console logs of make pelt-bench's three boots (sched_pelt_multiplier=
 1, 2, 4: half-life 32, 16, 8 ms; tools/testing/vxu4/guest/pelt-bench) and
-writes, in OUT_DIR:
+writes, in OUT_DIR, the following. A LOG may be several, comma-separated
+(boots of the same multiplier: their iterations are pooled, in order; the
+plot takes the first log's):
   runs.csv       one row per iteration and half-life
   summary.json   mean and RSD of each metric per half-life
   util.png       the RampUp task's util_avg around its step from 10% to
@@ -140,8 +142,15 @@ def main():
         sys.exit(2)
     out, logs = sys.argv[1], sys.argv[2:]
     allruns, utils, iters = {}, {}, {}
-    for m, log in zip(MULTS, logs):
-        allruns[m], utils[m], iters[m] = parse(log, m)
+    for m, arg in zip(MULTS, logs):
+        allruns[m], utils[m], iters[m] = {}, None, 0
+        for log in arg.split(","):
+            runs, util, n = parse(log, m)
+            for it in sorted(runs):
+                allruns[m][iters[m] + it] = runs[it]
+            iters[m] += n
+            if utils[m] is None:
+                utils[m] = util
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["half_life_ms", "iter"] + [k for k, _, _ in METRICS])
