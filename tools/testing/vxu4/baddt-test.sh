@@ -124,7 +124,7 @@ wait
 for c in "${CASES[@]}"; do
 	log=$dir/$c.log
 	what="$c ($(describe "$c"))"
-	if ! tr -d '\r' <"$log" 2>/dev/null | grep -qx "@end"; then
+	if ! grep -qx "@end" <<<"$(tr -d '\r' <"$log" 2>/dev/null)"; then
 		nok "$what: the guest booted and reported" "no @end in $log" "$(tail -5 "$log" 2>/dev/null)"
 		continue
 	fi
@@ -172,7 +172,7 @@ for c in "${CASES[@]}"; do
 	eas=$("$E" check "$dir/$c.dtb" 2>/dev/null | grep ": EAS: ")
 	dm=$(at dmesg)
 	started=$(echo "$dm" | grep -c "sched_energy_set: starting EAS")
-	if echo "$eas" | grep -q "EAS: can start"; then
+	if grep -q "EAS: can start" <<<"$eas"; then
 		if [ "$started" -gt 0 ]; then
 			ok "$what: EAS started, as eas-em check predicts"
 		else
@@ -190,17 +190,17 @@ for c in "${CASES[@]}"; do
 	reason=$(echo "$eas" | grep -o '("[^"]*" with sched_verbose)' | head -1 |
 		sed 's/^("//; s/" with sched_verbose)$//; s/^rd \.\.\.: //')
 	if [ -n "$reason" ]; then
-		if echo "$dm" | grep -qF "$reason"; then
+		if grep -qF "$reason" <<<"$dm"; then
 			ok "$what: the kernel's reason is eas-em's: $reason"
 		else
 			nok "$what: the kernel's reason is eas-em's: $reason" \
 				"kernel: $(echo "$dm" | grep -E "EAS|pd_init" | head -3)"
 		fi
-	elif echo "$eas" | grep -q "without cpufreq-dt policies"; then
+	elif grep -q "without cpufreq-dt policies" <<<"$eas"; then
 		n=$(at policy | grep -c .)
 		expect "$what: no cpufreq policy, as eas-em check predicts" 0 "$n"
 		report=$(tr -d '\r' <"$log")
-		if echo "$report" | grep -q "cpufreq-dt did not probe for any CPU"; then
+		if grep -q "cpufreq-dt did not probe for any CPU" <<<"$report"; then
 			ok "$what: make run's report says cpufreq-dt did not probe"
 		else
 			nok "$what: make run's report says cpufreq-dt did not probe" \

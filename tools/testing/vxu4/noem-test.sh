@@ -45,7 +45,7 @@ else
 fi
 clean=$(tr -d '\r' <"$log")
 
-if echo "$clean" | grep -qx "@end"; then
+if grep -qx "@end" <<<"$clean"; then
 	ok "guest booted and reported"
 else
 	nok "guest booted and reported" "no @end in $log"
@@ -53,7 +53,7 @@ else
 fi
 
 dm=$(at dmesg)
-if echo "$dm" | grep -q "starting EAS"; then
+if grep -q "starting EAS" <<<"$dm"; then
 	nok "EAS did not start" "$(echo "$dm" | grep "EAS")"
 else
 	ok "EAS did not start"
@@ -74,7 +74,7 @@ if [ "$created" -le 1 ]; then
 else
 	nok "cpufreq-dt created no EM" "$(echo "$dm" | grep "created perf domain")"
 fi
-if echo "$clean" | grep -q "^EAS: off"; then
+if grep -q "^EAS: off" <<<"$clean"; then
 	ok "make run's report says EAS: off"
 else
 	nok "make run's report says EAS: off" "$(echo "$clean" | grep "^EAS")"
@@ -87,7 +87,7 @@ done
 # --- the meters' EM-only knob: both say so at probe
 for label in a7 a15; do
 	l=$(echo "$dm" | grep "virt-cluster-power.*: $label: ")
-	if echo "$l" | grep -q "no leakage or WFI power (model=em)"; then
+	if grep -q "no leakage or WFI power (model=em)" <<<"$l"; then
 		ok "meter $label: model=em counts no leakage or WFI power (the kernel: ${l#*: })"
 	else
 		nok "meter $label: model=em counts no leakage or WFI power" "kernel: ${l:-nothing}"

@@ -61,7 +61,7 @@ for i in 0 1 2; do
 	log=${logs[$i]}
 	hl=$(awk -v m="$m" 'BEGIN { printf "%.3f", 32.768 / m }')
 	name="sched_pelt_multiplier=$m"
-	if ! tr -d '\r' <"$log" | grep -qx "@end"; then
+	if ! grep -qx "@end" <<<"$(tr -d '\r' <"$log")"; then
 		nok "$name: guest booted and reported" "no @end in $log"
 		continue
 	fi

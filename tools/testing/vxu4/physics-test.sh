@@ -75,7 +75,7 @@ at_once() { if [ "$1" = 1 ]; then echo "alone"; else echo "$1 CPUs at once"; fi;
 #    with the count, 1 CPU in 36 3.5-4.3% low (3 boots); and a few periods
 #    overran in 1 boot of 4 (9 and 20 of 560, at A7 1.4 GHz and 800 MHz);
 #    causes not found.
-if at speed | grep -q ' insns='; then
+if grep -q ' insns=' <<<"$(at speed)"; then
 	progress="each vCPU's instruction count (QEMU plugin)"
 	fair_share="issue 9: a run on several CPUs can begin with a debt an earlier task left on one (1 boot in 5), not found whose"
 	slow_alone="issue 9: a lone CPU 19x slower than the reference runs 1.5-2.0% slow, cause not found"

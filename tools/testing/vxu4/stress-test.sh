@@ -59,7 +59,7 @@ else
 	echo "(console log: build/stress$sfx.log)"
 fi
 
-if tr -d '\r' <"$log" | grep -qx "@end"; then
+if grep -qx "@end" <<<"$(tr -d '\r' <"$log")"; then
 	ok "guest ran the stress steps and reported"
 else
 	nok "guest ran the stress steps and reported" "no @end in $log" "$(tail -5 "$log")"
