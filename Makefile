@@ -77,7 +77,10 @@ vxu4: kernel $(BUILD)/vxu4-dtb $(BUILD)/insn-count.so
 
 # Our guest tools, cross-built static, go into the initramfs too.
 GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench \
-	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench
+	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench $(BUILD)/guest-tools/usr/lib/vxu4/bench-lib
+$(BUILD)/guest-tools/usr/lib/vxu4/bench-lib: tools/testing/vxu4/guest/bench-lib
+	@mkdir -p $(dir $@)
+	install -m 644 $< $@
 $(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench: tools/testing/vxu4/guest/pelt-bench
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@

@@ -197,12 +197,6 @@ def derive(r, em, idle, ncpus=4):
         r["shortfall_us"] = f"{sum(sf):.0f}"
 
 
-def stats(values):
-    mean = statistics.mean(values)
-    sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    return mean, (sd / mean * 100 if mean else 0.0)
-
-
 def change(ref, new):
     return (new - ref) / ref * 100 if ref else float("nan")
 
@@ -234,7 +228,7 @@ class Table:
             if c not in vals:
                 cells += f" {'-':>23}"
                 continue
-            m, rsd = stats(vals[c])
+            m, rsd = vxu4log.mean_rsd(vals[c])
             means[c] = m
             cells += f" {fmt.format(m)} {unit:3} ({rsd:5.2f}%)"
             s[c] = {"mean": m, "rsd_percent": rsd, "n": len(vals[c])}

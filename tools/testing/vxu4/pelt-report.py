@@ -22,7 +22,6 @@ metric, or fewer iterations than asked: named, nothing written as whole);
 import csv
 import json
 import os
-import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -104,12 +103,6 @@ def parse(log, mult):
     return runs, util, want
 
 
-def stats(values):
-    mean = statistics.mean(values)
-    sd = statistics.stdev(values) if len(values) > 1 else 0.0
-    return mean, (sd / mean * 100 if mean else 0.0)
-
-
 def plot(utils, out):
     dat = os.path.join(out, "util.dat")
     with open(dat, "w") as f:
@@ -160,7 +153,7 @@ def main():
     summary = {}
     for m in MULTS:
         summary[32 // m] = {k: dict(zip(("mean", "rsd_pct"),
-                                        stats([r[k] for r in allruns[m].values()])))
+                                        vxu4log.mean_rsd([r[k] for r in allruns[m].values()])))
                             for k, _, _ in METRICS}
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump(summary, f, indent=1)

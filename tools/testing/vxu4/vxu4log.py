@@ -13,13 +13,14 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
                                     "cpu=N capacity=C fmax_khz=F
                                     power=KHZ:UW,KHZ:UW,..."
 
-and, for the reports' plots, gnuplot(SCRIPT, PROG).
+and, for the reports, mean_rsd(VALUES) and gnuplot(SCRIPT, PROG).
 
 Exit: 0, or 2 for bad usage or an unreadable file.
 """
 
 import json
 import shutil
+import statistics
 import signal
 import subprocess
 import sys
@@ -39,6 +40,14 @@ def read_lines(log, hint="boot the virtual XU4 first (make check)"):
             return [line.rstrip("\r\n").replace("\r", "") for line in f]
     except OSError as e:
         die(f"{log}: {e.strerror}: {hint}")
+
+
+def mean_rsd(values):
+    """The mean of VALUES and their relative standard deviation, % (0 for
+    a single value)."""
+    mean = statistics.mean(values)
+    sd = statistics.stdev(values) if len(values) > 1 else 0.0
+    return mean, (sd / mean * 100 if mean else 0.0)
 
 
 def gnuplot(script, prog):

@@ -101,6 +101,16 @@ static uint64_t sys_now_ns(void)
 	return ts_ns(&ts);
 }
 
+/* Advance @ts by @us microseconds. */
+static void timespec_add_us(struct timespec *ts, unsigned long us)
+{
+	ts->tv_nsec += us * 1000;
+	while (ts->tv_nsec >= 1000000000L) {
+		ts->tv_nsec -= 1000000000L;
+		ts->tv_sec++;
+	}
+}
+
 /* Sleep until CLOCK_MONOTONIC @start_ns (0: do not wait). */
 static void start_at(uint64_t start_ns)
 {
@@ -126,29 +136,58 @@ static void work(unsigned long loops)
 }
 
 /*
- * A field of /proc/self/sched (CONFIG_SCHED_DEBUG), e.g. "se.avg.util_avg"
- * or "se.sum_exec_runtime" (ms, with 6 decimals), or -1.
+ * /proc/self/sched (CONFIG_SCHED_DEBUG) into @buf, in one open and read
+ * (the fewer instructions, the less the reading itself runs); false if it
+ * cannot be read.
+ */
+static bool read_sched(char *buf, size_t size)
+{
+	int fd = open("/proc/self/sched", O_RDONLY);
+	ssize_t n = -1, got = 0;
+
+	if (fd < 0)
+		return false;
+	while (got < (ssize_t)size - 1 &&
+	       (n = read(fd, buf + got, size - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = 0;
+	return n >= 0;
+}
+
+/*
+ * The number of the line "NAME   : VALUE" of /proc/self/sched's text in
+ * @buf, or -1.
+ */
+static double field_in(const char *buf, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = buf;
+	double v;
+
+	while ((p = strstr(p, name))) {
+		if ((p == buf || p[-1] == '\n') &&
+		    (p[len] == ' ' || p[len] == ':'))
+			break;
+		p += len;
+	}
+	if (!p)
+		return -1;
+	p = strchr(p, ':');
+	if (!p || sscanf(p + 1, "%lf", &v) != 1)
+		return -1;
+	return v;
+}
+
+/*
+ * A field of /proc/self/sched, e.g. "se.avg.util_avg" or
+ * "se.sum_exec_runtime" (ms, with 6 decimals), or -1.
  */
 static double sched_field(const char *name)
 {
-	FILE *f = fopen("/proc/self/sched", "r");
-	size_t len = strlen(name);
-	char line[256];
-	double v = -1;
+	static char buf[8192];
 
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		if (strncmp(p, name, len) || (p[len] != ' ' && p[len] != ':'))
-			continue;
-		p = strchr(p, ':');
-		if (p && sscanf(p + 1, "%lf", &v) == 1)
-			break;
-	}
-	fclose(f);
-	return v;
+	return read_sched(buf, sizeof(buf)) ? field_in(buf, name) : -1;
 }
 
 /* This task's sum_exec_runtime, ns. */
@@ -242,11 +281,7 @@ static int periodic(unsigned long period_us, unsigned long loops,
 			samples[counted++] = u;
 		}
 		work(loops);
-		next.tv_nsec += period_us * 1000;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
+		timespec_add_us(&next, period_us);
 		/* The work ran into the next period: it did not fit. */
 		if (settled && sys_now_ns() > ts_ns(&next))
 			overruns++;
@@ -266,45 +301,26 @@ static int periodic(unsigned long period_us, unsigned long loops,
 	return 0;
 }
 
-/* The number after "NAME" and its colon in @buf, or -1. */
-static double field_in(const char *buf, const char *name)
-{
-	const char *p = strstr(buf, name);
-	double v;
-
-	if (!p)
-		return -1;
-	p = strchr(p, ':');
-	if (!p || sscanf(p + 1, "%lf", &v) != 1)
-		return -1;
-	return v;
-}
+#define PELT_NO_PELT \
+	"eas-work: no se.avg.util_avg or se.avg.last_update_time in /proc/self/sched: needs CONFIG_SCHED_DEBUG\n"
 
 /*
  * util_avg and last_update_time (PELT clock, ns) of this task, from one
- * read of /proc/self/sched (one open and read: the fewer instructions, the
- * less the reading itself runs); false if either is missing.
+ * read of /proc/self/sched; false (said on stderr) if either is missing.
  */
 static bool read_pelt(long *util, long long *lut)
 {
 	static char buf[8192];
-	int fd = open("/proc/self/sched", O_RDONLY);
-	ssize_t n = -1, got = 0;
-	double u, t;
+	double u = -1, t = -1;
 
-	if (fd >= 0) {
-		while (got < (ssize_t)sizeof(buf) - 1 &&
-		       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
-			got += n;
-		close(fd);
+	if (read_sched(buf, sizeof(buf))) {
+		u = field_in(buf, "se.avg.util_avg");
+		t = field_in(buf, "se.avg.last_update_time");
 	}
-	if (fd < 0 || n < 0)
+	if (u < 0 || t < 0) {
+		fprintf(stderr, PELT_NO_PELT);
 		return false;
-	buf[got] = 0;
-	u = field_in(buf, "se.avg.util_avg");
-	t = field_in(buf, "se.avg.last_update_time");
-	if (u < 0 || t < 0)
-		return false;
+	}
 	*util = (long)u;
 	*lut = (long long)t;
 	return true;
@@ -332,9 +348,6 @@ static double exp_cross(double t0, double v0, double t1, double v1, double v)
 	return t0 + (t1 - t0) * log(v0 / v) / log(v0 / v1);
 }
 
-#define PELT_NO_PELT \
-	"eas-work: no se.avg.util_avg or se.avg.last_update_time in /proc/self/sched: needs CONFIG_SCHED_DEBUG\n"
-
 static int pelt_step(bool verbose, unsigned long sleep_ms, unsigned long run_ms,
 		     unsigned long decay_ms)
 {
@@ -347,10 +360,8 @@ static int pelt_step(bool verbose, unsigned long sleep_ms, unsigned long run_ms,
 	sleep_ns(sleep_ms * 1000000ULL);
 	end = sys_now_ns() + run_ms * 1000000ULL;
 	do {
-		if (!read_pelt(&u, &lut)) {
-			fprintf(stderr, PELT_NO_PELT);
+		if (!read_pelt(&u, &lut))
 			return 2;
-		}
 		if (lut != prev_lut) {
 			if (lut0 < 0) {
 				lut0 = lut;
@@ -400,17 +411,13 @@ static int pelt_step(bool verbose, unsigned long sleep_ms, unsigned long run_ms,
 		end = sys_now_ns() + run_ms * 500000ULL;
 		while (now_ns() < end)
 			work(1000);
-		if (!read_pelt(&before, &lut)) {
-			fprintf(stderr, PELT_NO_PELT);
+		if (!read_pelt(&before, &lut))
 			return 2;
-		}
 		t_sleep = sys_now_ns();
 		sleep_ns(d_us * 1000ULL);
 		t = sys_now_ns();
-		if (!read_pelt(&u, &lut)) {
-			fprintf(stderr, PELT_NO_PELT);
+		if (!read_pelt(&u, &lut))
 			return 2;
-		}
 		/* The fraction left of the top: the same curve every cycle. */
 		v = before > 0 ? (double)u / before : 0;
 		if (verbose)
@@ -530,11 +537,7 @@ static int pelt_steady(unsigned long period_us, unsigned long loops,
 			fputs("pelt_start\n", mark);
 		work(loops);
 		fputs("pelt_sleep\n", mark);
-		next.tv_nsec += period_us * 1000;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
+		timespec_add_us(&next, period_us);
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 	}
 	tracefs_write("tracing_on", "0");
