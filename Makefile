@@ -12,6 +12,7 @@
 #   make check-stress EAS under hotplug, governor and sched_energy_aware switches, under load
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make pelt-bench  PELT half-life 32/16/8 ms compared: RampUp, frames, energy
+#   make eas-behaviour  LISA's EAS behaviour tests against the EM-optimal placement
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
 #   make series-check  git am of it on the pristine tree, checkpatch --strict each
@@ -29,7 +30,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics check-pelt check-debug check-stress kunit-arm bench pelt-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics check-pelt eas-behaviour check-debug check-stress kunit-arm bench pelt-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -75,9 +76,20 @@ vxu4: kernel $(BUILD)/vxu4-dtb $(BUILD)/insn-count.so
 	@for c in 0 1 2 3 4 5 6 7; do \
 		fdtput -d $(BUILD)/vxu4-noem.dtb /cpus/cpu@$$c dynamic-power-coefficient; done
 
+# The events of a guest's trace.dat as JSON lines (libtracecmd).
+$(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
+	@mkdir -p $(BUILD)
+	@echo "==> building build/trace-events (libtracecmd, libtraceevent)"
+	@$(HOSTCC) $(HOSTCFLAGS) $$(pkg-config --cflags libtracecmd) -o $@ $< \
+		$$(pkg-config --libs libtracecmd)
+
 # Our guest tools, cross-built static, go into the initramfs too.
 GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench \
-	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench $(BUILD)/guest-tools/usr/lib/vxu4/bench-lib
+	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench $(BUILD)/guest-tools/usr/lib/vxu4/bench-lib \
+	$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour
+$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour: tools/testing/vxu4/guest/eas-behaviour
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/lib/vxu4/bench-lib: tools/testing/vxu4/guest/bench-lib
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
@@ -94,7 +106,7 @@ $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | dep
 initramfs: deps $(GUEST_TOOLS)
 	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz tools/testing/vxu4/guest/init $(BUILD)/guest-tools
 
-tools: deps
+tools: deps $(BUILD)/trace-events
 	@$(MAKE) -s -C tools/power/eas
 
 run: vxu4 initramfs
@@ -132,6 +144,12 @@ check-pelt: vxu4 initramfs tools
 # tools/testing/vxu4/pelt-bench.sh): RampUp, frames, energy; table and plot.
 pelt-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/pelt-bench.sh
+
+# LISA's EAS behaviour tests (make check runs them too): one boot, then
+# the judgement against the EM-optimal placement; table and plots in
+# build/eas-behaviour/<date>/ (TESTS=A,B: only those).
+eas-behaviour: vxu4 initramfs tools
+	@tools/testing/vxu4/eas-behaviour.sh
 
 # The reference experiments, three ways (ITER, TASKS, DURATION, HB_LOOPS,
 # HB_GROUPS, CONFIGS, PARALLEL: tools/testing/vxu4/bench.sh); eas-em computes the EM

@@ -31,6 +31,10 @@
 #  12. EAS under stress: hotplug, governor and sched_energy_aware switches,
 #      frequency limits, under load; EAS state and sched domains after each
 #      step, meters, no splat
+#  13. LISA's EAS behaviour tests, each by name: the EM's energy of the
+#      placement that happened against the EM-optimal placement, late
+#      activations, noise, misfit migration (a boot of its own, alongside
+#      the stress test's)
 #
 # "scripts/check.sh debug" (make check-debug) runs instead the debug
 # kernel's suites (lockdep, KASAN, UBSAN, debugobjects, hung task and
@@ -60,7 +64,7 @@ todo=0
 skipped=0
 only=${1:-all}
 case $only in
-all) nsuites=14 ;;
+all) nsuites=15 ;;
 debug) nsuites=4 ;;
 *) echo "usage: $0 [debug]" >&2; exit 2 ;;
 esac
@@ -260,7 +264,19 @@ suite "PELT half-life (sched_pelt_multiplier=1, 2, 4)" tools/testing/vxu4/pelt-t
 # A kernel build of its own (build/kunit-arm), after the boots.
 suite "KUnit without a board (kunit.py run --arch=arm)" tools/testing/vxu4/kunit-arm.sh
 suite "bad device trees: the kernel and eas-em agree" tools/testing/vxu4/baddt-test.sh
+# LISA's EAS behaviour tests boot alongside the stress test (under icount
+# each QEMU uses one host core; neither judges host timing).
+tmp=$(mktemp -d)
+setsid tools/testing/vxu4/eas-behaviour.sh --ktap >"$tmp/eb" 2>"$tmp/eb.err" &
+eb=$!
+bg_pids+=("$eb")
 suite "EAS under stress" tools/testing/vxu4/stress-test.sh
+wait "$eb"
+eb_rc=$?
+bg_pids=()
+suite "EAS behaviour (LISA's tests, against the EM-optimal placement)" \
+	replay "$tmp/eb" "$tmp/eb.err" "$eb_rc"
+rm -rf "$tmp"
 }
 
 if [ "$nsuite" -ne "$nsuites" ]; then

@@ -19,6 +19,7 @@ pkgs=(
 	qemu-user-static file		# eas-em's cross build, run in its tests
 	gnuplot-nox			# eas-em plot
 	libglib2.0-dev			# the QEMU plugin (qemu-plugin.h includes glib.h)
+	libtracecmd-dev libtracefs-dev libtraceevent-dev  # build/trace-events: the guest's trace.dat
 )
 
 # QEMU comes from Debian 12's backports suite: QEMU 10 runs the 8 vCPUs

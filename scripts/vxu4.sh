@@ -15,7 +15,9 @@
 # Environment: VXU4_TIMEOUT, VXU4_LOG (also write the console there),
 # VXU4_KERNEL (another zImage, e.g. the debug kernel's), VXU4_DTB,
 # VXU4_INITRD,
-# VXU4_INSN_COUNT (0: no per-vCPU instruction count, below).
+# VXU4_INSN_COUNT (0: no per-vCPU instruction count, below),
+# VXU4_DISK (a raw image file: the guest's /dev/vda, virtio-blk, for
+# results too big for the console, e.g. traces).
 #
 # Guest time is QEMU's instruction count (-icount shift=0,sleep=off): one
 # instruction is 1 ns of guest time, and while every vCPU is halted the
@@ -91,13 +93,19 @@ boot)
 			-machine memory-backend=ram
 			-plugin "$plugin,ram=$ram,offset=$((0x$page - 0x$base))")
 	fi
+	disk=()
+	if [ -n "${VXU4_DISK:-}" ]; then
+		[ -f "$VXU4_DISK" ] || { echo "vxu4.sh: VXU4_DISK=$VXU4_DISK: no such file (make it with truncate -s SIZE)" >&2; exit 2; }
+		disk=(-drive "file=$VXU4_DISK,format=raw,if=none,id=results"
+			-device virtio-blk-device,drive=results)
+	fi
 	# No firmware sets the Cortex-A15's IBE bit under QEMU: every CPU says
 	# so at boot. Kept in the log, not shown.
 	noise="Spectre v2: firmware did not set auxiliary control register IBE bit"
 	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs, guest time from the instruction count)"
 	set +e
 	timeout --foreground -k 10 "${VXU4_TIMEOUT:-900}" \
-		qemu-system-arm "${machine[@]}" "${icount[@]}" "${counters[@]}" \
+		qemu-system-arm "${machine[@]}" "${icount[@]}" "${counters[@]}" "${disk[@]}" \
 		-nodefaults -display none \
 		-no-reboot -serial stdio -monitor none \
 		-kernel "$kernel" -dtb "$dtb" \

@@ -1,0 +1,650 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge LISA's EAS behaviour tests run on the virtual XU4.
+
+  eas-behaviour.py [--ktap] LOG DISK OUTDIR
+
+LOG is the console of a boot with vxu4.mode=behaviour (the guest's
+vxu4-eas-behaviour: "@eb_* ..." lines), DISK its results disk (a tar
+archive of the trace and rt-app's logs). The traces are read with build/trace-events (libtracecmd
+and libtraceevent), the board's Energy Model with eas-em (from the copy
+of its debugfs in the archive).
+
+Per test, as LISA's eas_behaviour.py and misfit.py:
+  placement  the EM's energy of the placement that happened (each task's
+             util is its rt-app duty, on the CPU it last ran on or woke
+             on; each perf domain at the lowest OPP covering its busiest
+             CPU, inefficient OPPs skipped as the kernel skips them),
+             against the energy of the best placement of the same utils
+             (every assignment of tasks to CPUs where each CPU's util x
+             1.2 fits its capacity, searched exhaustively up to the
+             symmetry of a perf domain's CPUs): at most 5% more (RampUp
+             15%, RampDown 18%, as LISA);
+  slack      at most 15% of each task's activations late (rt-app's
+             slack < 0);
+  noise      no other task ran for 1% of the test or more (rt-app's
+             main thread, which starts the tasks and writes their logs,
+             is the workload's);
+  misfit     (StaggeredFinishes) no big CPU idle, once the tasks are
+             free, for longer than the top sched domain's max_interval
+             (debugfs) while a task still runs on a LITTLE CPU.
+Beside: the metered energy (both clusters' hwmon meters) and its ratio
+to the EM's estimate of the placement; for the why: the time the root
+domain was overutilized, the share of the tasks' wakeups that took the
+energy-aware path (a sched_compute_energy event for the task since its
+last wakeup), and PELT's util_avg against each phase's duty.
+
+Writes OUTDIR/report.txt (the table, then the details), summary.json,
+a PNG per test (each task's CPU and each cluster's frequency over time,
+gnuplot) and the archive as OUTDIR/eb/ (trace.dat, em/, <test>/ rt-app's
+logs). With --ktap, KTAP on stdout:
+one result per test, by name (known failures "# TODO" with their reason).
+Exit: 0 all passed (or known), 1 a test failed, 2 bad input.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vxu4log  # noqa: E402
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+TRACE_EVENTS = os.path.join(TOP, "build", "trace-events")
+EAS_EM = os.path.join(TOP, "tools", "power", "eas", "eas-em")
+TESTS = ["OneSmallTask", "ThreeSmallTasks", "TwoBigTasks", "TwoBigThreeSmall",
+         "EnergyModelWakeMigration", "RampUp", "RampDown", "StaggeredFinishes"]
+# LISA's energy thresholds (eas_behaviour.py): 5% by default.
+ENERGY_PCT = {"RampUp": 15, "RampDown": 18}
+MARGIN = 1.2            # a util fits a CPU if util * 1.2 <= capacity
+LATE_PCT = 15           # activations with negative slack, per task
+NOISE_PCT = 1           # another task's runtime, % of the test
+EVENTS = ["sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new",
+          "sched:sched_migrate_task", "sched:sched_process_exit", "power:cpu_frequency",
+          "ftrace:print", "sched_eas:sched_overutilized", "sched_eas:sched_compute_energy",
+          "sched_eas:sched_pelt_task"]
+# Tests this kernel fails on placement energy for a reason the traces
+# show (the report and Documentation/admin-guide/odroid-eas.rst say it):
+# KTAP "# TODO" when placement energy is all that fails. Any other failure
+# (slack, noise, misfit, a broken trace) fails as usual.
+_SMALL_ON_BIG = ("small tasks go to an A15: the util EAS sees (util_est about 218) is above the "
+                 "duty (183), and with schedutil's 1.25 an A7 then needs 1.3 GHz (1.1 and 1.2 GHz "
+                 "are inefficient), which the EM costs above an A15 at 600 MHz; the test's model "
+                 "(duty utils, no headroom) puts them on the A7s")
+KNOWN = {"OneSmallTask": _SMALL_ON_BIG, "ThreeSmallTasks": _SMALL_ON_BIG,
+         "EnergyModelWakeMigration": "in its small phases " + _SMALL_ON_BIG}
+
+
+def die(msg):
+    vxu4log.die(msg)
+
+
+class EnergyModel:
+    """The board's EM as eas-em reads it from a copy of debugfs."""
+
+    def __init__(self, path):
+        res = subprocess.run([EAS_EM, "show", "--format=json", path],
+                             capture_output=True, text=True)
+        if res.returncode:
+            die(f"{path}: eas-em show failed: {res.stderr.strip()}")
+        self.pds = []
+        self.cpu_pd = {}
+        for pd in json.loads(res.stdout)["perf_domains"]:
+            skip = bool(int(pd.get("flags") or 0) & 2)
+            states = [(s["frequency_khz"], s["power_uw"], s["performance"])
+                      for s in pd["states"] if not (skip and s.get("inefficient"))]
+            self.pds.append({"cpus": pd["cpus"], "states": states,
+                             "capacity": pd["capacity"], "name": pd["name"]})
+            for c in pd["cpus"]:
+                self.cpu_pd[c] = len(self.pds) - 1
+        self.cpus = sorted(self.cpu_pd)
+
+    def capacity(self, cpu):
+        return self.pds[self.cpu_pd[cpu]]["capacity"]
+
+    def power(self, cpu_util):
+        """Power (uW) of per-CPU utils (a dict): each perf domain at its
+        lowest OPP whose performance covers its busiest CPU, each CPU
+        P(OPP) x util / performance(OPP), at most P(OPP)."""
+        total = 0.0
+        for pd in self.pds:
+            utils = [cpu_util.get(c, 0) for c in pd["cpus"]]
+            top = max(utils)
+            if top <= 0:
+                continue
+            st = next((s for s in pd["states"] if s[2] >= top), pd["states"][-1])
+            total += sum(st[1] * min(u / st[2], 1.0) for u in utils)
+        return total
+
+    def optimal(self, utils, margin=MARGIN):
+        """The least power (uW) of any placement of UTILS (task utils) on
+        the CPUs where each CPU's util x MARGIN fits its capacity; None if
+        none fits."""
+        utils = sorted(utils, reverse=True)
+        best = [None]
+        load = {c: 0 for c in self.cpus}
+
+        def place(i):
+            if i == len(utils):
+                p = self.power(load)
+                if best[0] is None or p < best[0]:
+                    best[0] = p
+                return
+            seen_empty = set()
+            for c in self.cpus:
+                pd = self.cpu_pd[c]
+                if load[c] == 0:
+                    # The CPUs of a perf domain are alike: one empty one
+                    # of each stands for all.
+                    if pd in seen_empty:
+                        continue
+                    seen_empty.add(pd)
+                if (load[c] + utils[i]) * margin > self.capacity(c):
+                    continue
+                load[c] += utils[i]
+                place(i + 1)
+                load[c] -= utils[i]
+
+        place(0)
+        return best[0]
+
+
+def read_events(dat):
+    res = subprocess.run([TRACE_EVENTS, dat] + EVENTS, capture_output=True, text=True)
+    if res.returncode:
+        die(f"{dat}: {res.stderr.strip()}")
+    return [json.loads(line) for line in res.stdout.splitlines()]
+
+
+def rtapp_late(logdir, name):
+    """(activations, late) of rt-app's log of task NAME in LOGDIR: rows of
+    its table, those with slack < 0 (the column named by its header)."""
+    for f in sorted(os.listdir(logdir)):
+        if not (f.startswith(f"rt-app-{name}-") and f.endswith(".log")):
+            continue
+        col = None
+        acts = late = 0
+        with open(os.path.join(logdir, f)) as fh:
+            for line in fh:
+                w = line.split()
+                if not w:
+                    continue
+                if line.startswith("#"):
+                    hdr = line.lstrip("#").split()
+                    if "slack" in hdr:
+                        col = hdr.index("slack")
+                    continue
+                if col is None or len(w) <= col:
+                    continue
+                acts += 1
+                if int(w[col]) < 0:
+                    late += 1
+        return acts, late
+    return None
+
+
+def segments(events):
+    """{TEST: (first, end)} indexes of EVENTS between the guest's trace
+    markers "eb_begin TEST" and "eb_end TEST"."""
+    seg = {}
+    for i, e in enumerate(events):
+        if e.get("event") != "ftrace:print":
+            continue
+        w = e["f"].get("buf", "").split()
+        if len(w) == 2 and w[0] == "eb_begin":
+            seg[w[1]] = [i, None]
+        elif len(w) == 2 and w[0] == "eb_end" and w[1] in seg:
+            seg[w[1]][1] = i
+    return {t: tuple(v) for t, v in seg.items() if v[1] is not None}
+
+
+def before(events, i0):
+    """What the trace says before index I0: each CPU's running task
+    (pid, comm), each CPU's frequency, the root domain overutilized."""
+    cur, freq, over = {}, {}, None
+    for e in events[:i0]:
+        ev, f = e.get("event"), e.get("f", {})
+        if ev == "sched:sched_switch":
+            cur[e["cpu"]] = (f["next_pid"], f["next_comm"])
+        elif ev == "power:cpu_frequency":
+            freq[f["cpu_id"]] = f["state"]
+        elif ev == "sched_eas:sched_overutilized":
+            over = bool(f["overutilized"])
+    return cur, freq, over
+
+
+def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
+    """One test's numbers from the part SEG (indexes) of the trace."""
+    cur0, freq0, over0 = before(events, seg[0])
+    events = events[seg[0]:seg[1] + 1]
+    names = {t["name"]: t for t in tasks}
+    pid_name = {}
+    for e in events:
+        f = e.get("f", {})
+        if e.get("event") in ("sched:sched_wakeup_new", "sched:sched_wakeup") and f["comm"] in names:
+            pid_name.setdefault(f["pid"], f["comm"])
+        elif e.get("event") == "sched:sched_switch" and f["next_comm"] in names:
+            pid_name.setdefault(f["next_pid"], f["next_comm"])
+    lost = sum(max(e["lost"], 1) for e in events if "lost" in e)
+    r = {"test": test, "errors": []}
+    if lost:
+        r["errors"].append(f"the trace lost events ({lost})")
+    missing = [n for n in names if n not in pid_name.values()]
+    if missing:
+        r["errors"].append(f"tasks not in the trace: {', '.join(missing)}")
+        return r
+    bigs = set(board["bigs"])
+    cur = {c: (p[0], p[1], 0) for c, p in cur0.items()}   # cpu -> (pid, comm, since)
+    task_cpu = {}           # pid -> cpu it last ran on or woke on
+    phase = {}              # pid -> phase index (from rt-app's markers)
+    phase_t = {}            # pid -> [start of each phase]
+    alive = set()
+    exited = {}
+    freq = dict(freq0)      # cpu -> kHz
+    freq_series = []        # (t, cpu, kHz)
+    cpu_series = {n: [] for n in names}   # (t, cpu)
+    runtime = {}            # (pid, comm) -> ns in the window
+    over = over0            # root domain overutilized (None: not known yet)
+    over_ns = over_known_ns = 0
+    wakeups = {}            # pid -> [wakeups, energy-aware ones]
+    feec_since = set()
+    pelt = {}               # pid -> [(t, util_avg)]
+    misfit = {"max_ms": 0.0, "cpu": None, "at_s": None}
+    idle_wait = {}          # big cpu -> start of its idle-while-misfit stretch
+    t_start = None
+    t_end = None
+    est_uj = opt_uj = 0.0
+    opt_cache = {}
+    unfit = 0
+    last_t = None
+    cpu_bound = any(u < 0 for t in tasks for u, _ in t["phases"])
+
+    def util_of(pid):
+        ph = phase.get(pid)
+        if ph is None or pid not in alive:
+            return 0
+        return names[pid_name[pid]]["phases"][min(ph, len(names[pid_name[pid]]["phases"]) - 1)][0]
+
+    def close(t):
+        nonlocal est_uj, opt_uj, last_t, over_ns, over_known_ns, unfit
+        if last_t is None or t_start is None or t <= last_t:
+            last_t = t if last_t is None or t > last_t else last_t
+            return
+        dt = (t - last_t) / 1e9
+        if over is not None:
+            over_known_ns += t - last_t
+            if over:
+                over_ns += t - last_t
+        if not cpu_bound:
+            load = {}
+            utils = []
+            for pid in alive:
+                u = util_of(pid)
+                if u > 0:
+                    load[task_cpu[pid]] = load.get(task_cpu[pid], 0) + u
+                    utils.append(u)
+            key = tuple(sorted(utils))
+            if key not in opt_cache:
+                o = em.optimal(utils)
+                if o is None:
+                    o = em.optimal(utils, margin=1.0)
+                    unfit += 1
+                opt_cache[key] = o
+            est_uj += em.power(load) * dt
+            opt_uj += (opt_cache[key] or 0) * dt
+        else:
+            # Misfit: a big CPU idle while a free task runs on a LITTLE one.
+            free = [p for p in alive if phase.get(p, 0) >= 1]
+            waiting = any(task_cpu.get(p) not in bigs for p in free) and len(free) == len(alive)
+            for c in bigs:
+                if waiting and cur.get(c, (0,))[0] == 0:
+                    idle_wait.setdefault(c, last_t)
+                    ms = (t - idle_wait[c]) / 1e6
+                    if ms > misfit["max_ms"]:
+                        misfit.update(max_ms=ms, cpu=c, at_s=(idle_wait[c] - t_start) / 1e9)
+                else:
+                    idle_wait.pop(c, None)
+        last_t = t
+
+    for e in events:
+        if "lost" in e:
+            continue
+        t, ev, f, cpu = e["ts"], e["event"], e["f"], e["cpu"]
+        close(t)
+        if ev == "sched:sched_switch":
+            p = cur.get(cpu)
+            if p and t_start is not None:
+                runtime[(p[0], p[1])] = runtime.get((p[0], p[1]), 0) + t - max(p[2], t_start)
+            cur[cpu] = (f["next_pid"], f["next_comm"], t)
+            if f["next_pid"] in pid_name:
+                task_cpu[f["next_pid"]] = cpu
+                cpu_series[pid_name[f["next_pid"]]].append((t, cpu))
+        elif ev in ("sched:sched_wakeup", "sched:sched_wakeup_new"):
+            pid = f["pid"]
+            if pid in pid_name:
+                task_cpu[pid] = f["target_cpu"]
+                cpu_series[pid_name[pid]].append((t, f["target_cpu"]))
+                if t_start is not None and ev == "sched:sched_wakeup":
+                    w = wakeups.setdefault(pid, [0, 0])
+                    w[0] += 1
+                    w[1] += pid in feec_since
+                feec_since.discard(pid)
+        elif ev == "sched:sched_migrate_task":
+            if f["pid"] in pid_name:
+                task_cpu[f["pid"]] = f["dest_cpu"]
+        elif ev == "sched:sched_process_exit":
+            if f["pid"] in pid_name:
+                alive.discard(f["pid"])
+                exited[f["pid"]] = t
+                if pid_name and len(exited) == len(pid_name):
+                    t_end = t
+                    break
+        elif ev == "power:cpu_frequency":
+            freq[f["cpu_id"]] = f["state"]
+            freq_series.append((t, f["cpu_id"], f["state"]))
+        elif ev == "ftrace:print":
+            pid = e["pid"]
+            buf = f.get("buf", "")
+            if pid in pid_name and "begins loop" in buf and " phase " in buf:
+                ph = int(buf.split(" phase ")[1].split()[0])
+                if phase.get(pid) != ph:
+                    phase[pid] = ph
+                    phase_t.setdefault(pid, []).append(t)
+                    alive.add(pid)
+                    if t_start is None:
+                        t_start = t
+                        last_t = t
+                        for c, p in cur.items():
+                            cur[c] = (p[0], p[1], t)
+                        freq_series.extend((t, c, k) for c, k in sorted(freq.items()))
+        elif ev == "sched_eas:sched_overutilized":
+            over = bool(f["overutilized"])
+        elif ev == "sched_eas:sched_compute_energy":
+            feec_since.add(f["pid"])
+        elif ev == "sched_eas:sched_pelt_task":
+            if f["pid"] in pid_name and t_start is not None:
+                pelt.setdefault(f["pid"], []).append((t, f["util_avg"]))
+    if t_start is None or t_end is None:
+        r["errors"].append("the trace has no start (rt-app's phase markers) or no end (every task's exit)")
+        return r
+    dur = (t_end - t_start) / 1e9
+    r.update(duration_s=dur, t_start=t_start)
+    if not cpu_bound:
+        r.update(est_uj=est_uj, opt_uj=opt_uj,
+                 ratio=est_uj / opt_uj if opt_uj else None,
+                 limit_pct=ENERGY_PCT.get(test, 5), unfit_intervals=unfit)
+        late = {}
+        for n in names:
+            a = rtapp_late(logdir, n)
+            if a is None:
+                r["errors"].append(f"no rt-app log of {n} in {logdir}")
+            else:
+                late[n] = {"activations": a[0], "late": a[1],
+                           "pct": 100.0 * a[1] / a[0] if a[0] else 0.0}
+        r["late"] = late
+    else:
+        top = top_interval_ms
+        r.update(misfit_max_ms=misfit["max_ms"], misfit_cpu=misfit["cpu"],
+                 misfit_at_s=misfit["at_s"], misfit_limit_ms=top)
+    # rt-app's main thread (it creates the tasks, then waits for them and
+    # writes their logs) is the workload's, not noise.
+    harness = {pid for (pid, comm) in runtime if comm == "rt-app"}
+    noise = sorted(((ns, comm, pid) for (pid, comm), ns in runtime.items()
+                    if pid != 0 and pid not in pid_name and pid not in harness), reverse=True)
+    r["noise"] = [{"comm": c, "pid": p, "pct": 100.0 * ns / (t_end - t_start)}
+                  for ns, c, p in noise[:5]]
+    r["overutilized_pct"] = 100.0 * over_ns / over_known_ns if over_known_ns else None
+    r["eas_wakeups"] = {pid_name[p]: {"wakeups": w[0], "energy_aware": w[1]}
+                        for p, w in wakeups.items()}
+    # PELT against the duty: util_avg over the second half of each phase.
+    lag = []
+    for pid, ts in phase_t.items():
+        n = pid_name[pid]
+        bounds = ts + [exited.get(pid, t_end)]
+        for i in range(len(ts)):
+            u = names[n]["phases"][min(i, len(names[n]["phases"]) - 1)][0]
+            a, b = bounds[i] + (bounds[i + 1] - bounds[i]) / 2, bounds[i + 1]
+            s = [v for tt, v in pelt.get(pid, []) if a <= tt < b]
+            if s and u > 0:
+                lag.append({"task": n, "phase": i, "duty_util": u,
+                            "util_avg": sum(s) / len(s)})
+    r["pelt"] = lag
+    r["series"] = {"cpu": cpu_series, "freq": freq_series, "t_start": t_start, "t_end": t_end}
+    return r
+
+
+def known(r):
+    """The known-failure reason of R's test, if placement energy is all it
+    failed on."""
+    if r["test"] in KNOWN and r["why"] and all(w.startswith("placement energy") for w in r["why"]):
+        return KNOWN[r["test"]]
+    return None
+
+
+def verdict(r):
+    """(passed, [reasons it failed])"""
+    why = list(r["errors"])
+    if not why:
+        if "ratio" in r:
+            if r["ratio"] is None:
+                why.append("no optimal placement")
+            elif r["ratio"] > 1 + r["limit_pct"] / 100:
+                why.append(f"placement energy {r['ratio']:.3f}x optimal, over {1 + r['limit_pct'] / 100:.2f}")
+            for n, s in r["late"].items():
+                if s["pct"] > LATE_PCT:
+                    why.append(f"{n}: {s['pct']:.1f}% of {s['activations']} activations late, over {LATE_PCT}%")
+        if "misfit_max_ms" in r and r["misfit_max_ms"] > r["misfit_limit_ms"]:
+            why.append(f"cpu{r['misfit_cpu']} idle {r['misfit_max_ms']:.1f} ms at {r['misfit_at_s']:.3f} s "
+                       f"while a misfit task ran on a LITTLE CPU, over {r['misfit_limit_ms']} ms")
+        for n in r["noise"]:
+            if n["pct"] >= NOISE_PCT:
+                why.append(f"noise: {n['comm']} (pid {n['pid']}) ran {n['pct']:.2f}% of the test")
+    return not why, why
+
+
+def plot(r, out_png, board):
+    s = r["series"]
+    t0 = s["t_start"]
+    d = os.path.splitext(out_png)[0]
+    names = sorted(s["cpu"])
+    with open(d + ".cpu.dat", "w") as f:
+        for i, n in enumerate(names):
+            f.write(f"# {n}\n")
+            pts = [(t, c) for t, c in s["cpu"][n] if t <= s["t_end"]]
+            for t, c in pts:
+                f.write(f"{(t - t0) / 1e9:.6f} {c + 0.08 * (i - len(names) / 2):.3f}\n")
+            f.write("\n\n")
+    clusters = [(board["cpu_l"], "LITTLE (A7)"), (board["cpu_b"], "big (A15)")]
+    with open(d + ".freq.dat", "w") as f:
+        for cpu, label in clusters:
+            f.write(f"# {label}\n")
+            pd_cpus = [c for c in range(board["ncpu"])
+                       if (c in board["bigs"]) == (cpu in board["bigs"])]
+            for t, c, khz in s["freq"]:
+                if c in pd_cpus and t <= s["t_end"]:
+                    f.write(f"{(t - t0) / 1e9:.6f} {khz / 1000:.0f}\n")
+            f.write("\n\n")
+    title = r["test"]
+    if "ratio" in r and r["ratio"]:
+        title += f": placement energy {r['ratio']:.3f}x optimal"
+    if "misfit_max_ms" in r:
+        title += f": longest big idle with a misfit task waiting {r['misfit_max_ms']:.1f} ms"
+    plots = ", ".join(f"'{d}.cpu.dat' index {i} using 1:2 with steps title '{n}'"
+                      for i, n in enumerate(names))
+    script = f"""set terminal pngcairo size 1000,700
+set output '{out_png}'
+set multiplot layout 2,1 title '{title}'
+set ylabel 'CPU'
+set yrange [-0.5:{board['ncpu'] - 0.5}]
+set ytics 1
+set key outside right
+set grid
+plot {plots}
+set ylabel 'MHz'
+set xlabel 'time (s, guest)'
+set yrange [0:*]
+set ytics auto
+plot '{d}.freq.dat' index 0 using 1:2 with steps title 'LITTLE (A7)', \\
+     '{d}.freq.dat' index 1 using 1:2 with steps title 'big (A15)'
+unset multiplot
+"""
+    return vxu4log.gnuplot(script, "eas-behaviour.py")
+
+
+def main(argv):
+    args = argv[1:]
+    ktap = "--ktap" in args
+    args = [a for a in args if a != "--ktap"]
+    if len(args) != 3:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    log, disk, out = args
+    os.makedirs(out, exist_ok=True)
+    lines = vxu4log.read_lines(log, "boot with vxu4.mode=behaviour first (make eas-behaviour)")
+    at = lambda kind: [ln[len(kind) + 2:] for ln in lines if ln.startswith("@" + kind + " ")]
+    b = at("eb_board")
+    if not b:
+        die(f"{log}: no @eb_board line: the guest's vxu4-eas-behaviour did not run "
+            f"({'; '.join(at('eb_error')) or 'see the log'})")
+    board = vxu4log.kv(b[0])
+    for k in ("cap_l", "cap_b", "cpu_l", "cpu_b", "ncpu", "small", "big", "tiny"):
+        board[k] = int(board[k])
+    board["bigs"] = [int(c) for c in board["bigs"].split(",")]
+    domains = [vxu4log.kv(x) for x in at("eb_domain")]
+    top_interval = max(domains, key=lambda d: int(d["domain"]))["max_interval"] if domains else None
+    tasks = {}
+    for x in at("eb_task"):
+        d = vxu4log.kv(x)
+        ph = [tuple(int(v) for v in p.split(":")) for p in d["phases"].split(",")]
+        tasks.setdefault(d["test"], []).append({"name": d["name"], "phases": ph})
+    energy = {vxu4log.kv(x)["test"]: vxu4log.kv(x) for x in at("eb_energy")}
+    guest_errors = at("eb_error")
+    if not at("eb_archive"):
+        die(f"{log}: no @eb_archive line: the guest wrote no archive "
+            f"({'; '.join(guest_errors) or 'see the log'})")
+    try:
+        with tarfile.open(disk, mode="r:") as tf:
+            tf.extractall(out, filter="data")
+    except (tarfile.TarError, OSError) as e:
+        die(f"{disk}: not the guest's tar archive ({e}): boot again (make eas-behaviour)")
+    em = EnergyModel(os.path.join(out, "eb", "em"))
+    dat = os.path.join(out, "eb", "trace.dat")
+    if not os.path.exists(dat):
+        die(f"{log}: no trace.dat in the archive ({'; '.join(guest_errors) or 'see the log'})")
+    events = read_events(dat)
+    seg = segments(events)
+    results = []
+    for test in [t for t in TESTS if t in tasks]:
+        d = os.path.join(out, "eb", test)
+        errs = [e for e in guest_errors if e.startswith(test + ":")]
+        if test not in seg:
+            results.append({"test": test, "errors": errs + [f"no eb_begin/eb_end markers of {test} in {dat}"]})
+            continue
+        r = analyse(test, tasks[test], board, em, events, seg[test], d,
+                    int(top_interval) if top_interval else None)
+        r["errors"] = errs + r["errors"]
+        e = energy.get(test, {})
+        try:
+            r["metered_uj"] = int(e["a7_uj"]) + int(e["a15_uj"])
+            r["metered_a7_uj"], r["metered_a15_uj"] = int(e["a7_uj"]), int(e["a15_uj"])
+            r["guest_ms"] = int(e["guest_ms"])
+        except (KeyError, ValueError):
+            r["errors"].append(f"no metered energy ({e or 'no @eb_energy line'})")
+        if "series" in r:
+            r["png"] = os.path.join(out, test + ".png")
+            if not plot(r, r["png"], board):
+                r.pop("png")
+        results.append(r)
+    # The table
+    rows = [("test", "verdict", "placement/optimal", "metered mJ", "metered/EM",
+             "late % (worst task)", "noise % (worst)", "overutilized %")]
+    for r in results:
+        ok, why = verdict(r)
+        r["passed"], r["why"] = ok, why
+        v = "pass" if ok else ("known" if known(r) else "FAIL")
+        if "ratio" in r and r["ratio"]:
+            pl = f"{r['ratio']:.3f} (<= {1 + r['limit_pct'] / 100:.2f})"
+        elif "misfit_max_ms" in r:
+            pl = f"misfit idle {r['misfit_max_ms']:.1f} ms (<= {r['misfit_limit_ms']})"
+        else:
+            pl = "-"
+        met = f"{r['metered_uj'] / 1000:.1f}" if "metered_uj" in r else "-"
+        mr = (f"{r['metered_uj'] / r['est_uj']:.2f}"
+              if "metered_uj" in r and r.get("est_uj") else "-")
+        late = max(r.get("late", {}).values(), key=lambda s: s["pct"], default=None)
+        lt = f"{late['pct']:.1f}" if late else "-"
+        nz = f"{r['noise'][0]['pct']:.2f} {r['noise'][0]['comm']}" if r.get("noise") else "-"
+        ou = f"{r['overutilized_pct']:.1f}" if r.get("overutilized_pct") is not None else "-"
+        rows.append((r["test"], v, pl, met, mr, lt, nz, ou))
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
+    table = "\n".join("  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip()
+                      for row in rows)
+    detail = []
+    for r in results:
+        detail.append(f"\n{r['test']}: {'passed' if r['passed'] else 'failed: ' + '; '.join(r['why'])}")
+        if "est_uj" in r:
+            detail.append(f"  EM energy of the placement {r['est_uj'] / 1000:.2f} mJ, optimal "
+                          f"{r['opt_uj'] / 1000:.2f} mJ over {r['duration_s']:.3f} s"
+                          + (f" ({r['unfit_intervals']} util sets fit no CPU set with the margin)"
+                             if r['unfit_intervals'] else ""))
+        if "metered_uj" in r:
+            detail.append(f"  metered: A7 {r['metered_a7_uj'] / 1000:.1f} mJ, A15 "
+                          f"{r['metered_a15_uj'] / 1000:.1f} mJ in {r['guest_ms']} ms (rt-app's whole run)")
+        for n, s in sorted(r.get("late", {}).items()):
+            detail.append(f"  {n}: {s['late']} of {s['activations']} activations late")
+        for n, w in sorted(r.get("eas_wakeups", {}).items()):
+            detail.append(f"  {n}: {w['energy_aware']} of {w['wakeups']} wakeups placed by the EM "
+                          "(find_energy_efficient_cpu)")
+        for p in r.get("pelt", []):
+            detail.append(f"  {p['task']} phase {p['phase']}: duty {p['duty_util']}, util_avg "
+                          f"{p['util_avg']:.0f} over the phase's second half")
+        for n in r.get("noise", [])[:3]:
+            detail.append(f"  other task {n['comm']} (pid {n['pid']}): {n['pct']:.3f}% of the test")
+    head = (f"EAS behaviour tests (LISA's eas_behaviour.py, misfit.py) on the virtual XU4, "
+            f"guest time (QEMU icount)\nboard: capacities {board['cap_l']}/{board['cap_b']}, "
+            f"small util {board['small']}, big util {board['big']}, warm-up util {board['tiny']}, "
+            f"period {board['period_us']} us; rt-app calibrated on cpu4 at its top OPP "
+            f"({board['pload_ns']} ns/loop)")
+    report = head + "\n\n" + table + "\n" + "\n".join(detail) + "\n"
+    with open(os.path.join(out, "report.txt"), "w") as f:
+        f.write(report)
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump({"board": board, "results": [{k: v for k, v in r.items() if k != "series"}
+                                               for r in results]}, f, indent=1)
+    missing = [t for t in TESTS if t not in tasks]
+    if ktap:
+        print("KTAP version 1")
+        print(f"1..{len(results) + len(missing)}")
+        n = 0
+        for r in results:
+            n += 1
+            for line in table.splitlines() if n == 1 else []:
+                print("# " + line)
+            desc = r["test"]
+            if "ratio" in r and r["ratio"]:
+                desc += f": placement energy {r['ratio']:.3f}x optimal"
+            if "misfit_max_ms" in r:
+                desc += f": big CPU idle at most {r['misfit_max_ms']:.1f} ms with a misfit task waiting"
+            if r["passed"]:
+                print(f"ok {n} {desc}")
+            elif known(r):
+                print(f"not ok {n} {desc} # TODO {known(r)}")
+            else:
+                print(f"not ok {n} {desc}")
+            for w in r["why"]:
+                print("# " + w)
+        for t in missing:
+            n += 1
+            print(f"not ok {n} {t}")
+            print(f"# not run: {'; '.join(guest_errors) or 'no @eb_task line'}")
+    else:
+        print(report, end="")
+        print(f"\n(results in {out}: report.txt, summary.json, <test>.png)")
+    bad = missing or [r for r in results if not r["passed"] and not known(r)]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
