@@ -42,6 +42,7 @@ one result per test, by name (known failures "# TODO" with their reason).
 Exit: 0 all passed (or known), 1 a test failed, 2 bad input.
 """
 
+import itertools
 import json
 import os
 import subprocess
@@ -69,10 +70,10 @@ EVENTS = ["sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new",
 # show (the report and Documentation/admin-guide/odroid-eas.rst say it):
 # KTAP "# TODO" when placement energy is all that fails. Any other failure
 # (slack, noise, misfit, a broken trace) fails as usual.
-_SMALL_ON_BIG = ("small tasks go to an A15: the util EAS sees (util_est about 218) is above the "
-                 "duty (183), and with schedutil's 1.25 an A7 then needs 1.3 GHz (1.1 and 1.2 GHz "
-                 "are inefficient), which the EM costs above an A15 at 600 MHz; the test's model "
-                 "(duty utils, no headroom) puts them on the A7s")
+_SMALL_ON_BIG = ("small tasks spend time on A15s: the util EAS sees is above their duty (util_avg "
+                 "in the report), and with schedutil's 1.25 headroom the A7s' next efficient OPP "
+                 "then costs more in the EM than an A15 at a low OPP; the test's model (duty utils, "
+                 "no headroom) keeps them on the A7s")
 KNOWN = {"OneSmallTask": _SMALL_ON_BIG, "ThreeSmallTasks": _SMALL_ON_BIG,
          "EnergyModelWakeMigration": "in its small phases " + _SMALL_ON_BIG}
 
@@ -149,6 +150,62 @@ class EnergyModel:
 
         place(0)
         return best[0]
+
+
+def optimal_exhaustive(em, utils, margin=MARGIN):
+    """EnergyModel.optimal without its pruning: every assignment of UTILS
+    to the CPUs (a check of the search)."""
+    best = None
+    for cpus in itertools.product(em.cpus, repeat=len(utils)):
+        load = {}
+        for u, c in zip(utils, cpus):
+            load[c] = load.get(c, 0) + u
+        if any(v * margin > em.capacity(c) for c, v in load.items()):
+            continue
+        p = em.power(load)
+        best = p if best is None or p < best else best
+    return best
+
+
+def midway(cap, target, opps):
+    """The util whose 1.25 x lands midway between two adjacent OPPS (kHz),
+    the pair nearest TARGET (the guest's rule, eas-behaviour's midway)."""
+    fmax = max(opps)
+    cands = [cap * (a + b) / (2 * 1.25 * fmax) for a, b in zip(opps, opps[1:])]
+    return int(min(cands, key=lambda u: (u - target) ** 2) + 0.5)
+
+
+def self_checks(em, board):
+    """(ok, description, details) of the judge's own parts, on the board's
+    EM: the workload sizes the guest derived, the optimal placement search
+    against an exhaustive one, the trace reader on a bad file."""
+    out = []
+    lit = em.pds[em.cpu_pd[board["cpu_l"]]]
+    big = em.pds[em.cpu_pd[board["cpu_b"]]]
+    opps = lambda pd: sorted(s[0] for s in pd["states"])
+    small = midway(lit["capacity"], lit["capacity"] // 2, opps(lit))
+    bigu = midway(big["capacity"], (lit["capacity"] * 10 // 12 + big["capacity"] * 10 // 12) // 2,
+                  opps(big))
+    out.append((small == board["small"] and bigu == board["big"],
+                f"workload sizes from the EM: small util {small}, big util {bigu} "
+                f"(the guest derived {board['small']}, {board['big']})", []))
+    fits = (bigu * MARGIN > lit["capacity"] and bigu * MARGIN <= big["capacity"]
+            and small * MARGIN <= lit["capacity"])
+    out.append((fits, f"big util {bigu} fits no LITTLE CPU and fits a big one with the 20% margin; "
+                f"small util {small} fits a LITTLE one", []))
+    cases = [[small], [small] * 3, [bigu] * 2, [bigu] * 2 + [small] * 3, [small] * 4]
+    bad = []
+    for utils in cases:
+        a, b = em.optimal(utils), optimal_exhaustive(em, utils)
+        if a is None or b is None or abs(a - b) > 1e-6 * b:
+            bad.append(f"utils {utils}: search {a}, exhaustive {b}")
+    out.append((not bad, f"the optimal placement search equals the exhaustive one on {len(cases)} "
+                "util sets (1 and 3 small, 2 big, 2 big + 3 small, 4 small)", bad))
+    res = subprocess.run([TRACE_EVENTS, __file__], capture_output=True, text=True)
+    ok = res.returncode == 2 and __file__ in res.stderr and not res.stdout
+    out.append((ok, "trace-events refuses a file that is not a trace.dat, naming it (exit 2)",
+                [f"exit {res.returncode}: {res.stderr.strip()}"] if not ok else []))
+    return out
 
 
 def read_events(dat):
@@ -250,6 +307,7 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
     over_ns = over_known_ns = 0
     wakeups = {}            # pid -> [wakeups, energy-aware ones]
     feec_since = set()
+    ce_group = {}           # pid -> the EM's estimates since its last wakeup
     pelt = {}               # pid -> [(t, util_avg)]
     misfit = {"max_ms": 0.0, "cpu": None, "at_s": None}
     idle_wait = {}          # big cpu -> start of its idle-while-misfit stretch
@@ -257,6 +315,7 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
     t_end = None
     est_uj = opt_uj = 0.0
     opt_cache = {}
+    on_big = {}             # (task, on a big CPU) -> s
     unfit = 0
     last_t = None
     cpu_bound = any(u < 0 for t in tasks for u, _ in t["phases"])
@@ -285,6 +344,8 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
                 if u > 0:
                     load[task_cpu[pid]] = load.get(task_cpu[pid], 0) + u
                     utils.append(u)
+                    k = (pid_name[pid], task_cpu[pid] in bigs)
+                    on_big[k] = on_big.get(k, 0) + dt
             key = tuple(sorted(utils))
             if key not in opt_cache:
                 o = em.optimal(utils)
@@ -327,10 +388,17 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
                 task_cpu[pid] = f["target_cpu"]
                 cpu_series[pid_name[pid]].append((t, f["target_cpu"]))
                 if t_start is not None and ev == "sched:sched_wakeup":
-                    w = wakeups.setdefault(pid, [0, 0])
+                    w = wakeups.setdefault(pid, [0, 0, 0, 0])
                     w[0] += 1
                     w[1] += pid in feec_since
+                    c = ce_group.get(pid, {}).get("cands", [])
+                    big = [d for cpu, d in c if cpu in bigs]
+                    lit = [d for cpu, d in c if cpu not in bigs]
+                    if big and lit:
+                        w[2] += 1
+                        w[3] += min(big) < min(lit)
                 feec_since.discard(pid)
+                ce_group.pop(pid, None)
         elif ev == "sched:sched_migrate_task":
             if f["pid"] in pid_name:
                 task_cpu[f["pid"]] = f["dest_cpu"]
@@ -363,6 +431,14 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
             over = bool(f["overutilized"])
         elif ev == "sched_eas:sched_compute_energy":
             feec_since.add(f["pid"])
+            if f["pid"] in pid_name:
+                # Per perf domain, its energy without the task (dst_cpu -1)
+                # comes before the candidates': their deltas.
+                g = ce_group.setdefault(f["pid"], {"base": 0, "cands": []})
+                if f["dst_cpu"] < 0:
+                    g["base"] = f["energy"]
+                else:
+                    g["cands"].append((f["dst_cpu"], f["energy"] - g["base"]))
         elif ev == "sched_eas:sched_pelt_task":
             if f["pid"] in pid_name and t_start is not None:
                 pelt.setdefault(f["pid"], []).append((t, f["util_avg"]))
@@ -396,7 +472,8 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
     r["noise"] = [{"comm": c, "pid": p, "pct": 100.0 * ns / (t_end - t_start)}
                   for ns, c, p in noise[:5]]
     r["overutilized_pct"] = 100.0 * over_ns / over_known_ns if over_known_ns else None
-    r["eas_wakeups"] = {pid_name[p]: {"wakeups": w[0], "energy_aware": w[1]}
+    r["eas_wakeups"] = {pid_name[p]: {"wakeups": w[0], "energy_aware": w[1], "both": w[2],
+                                      "big_cheaper": w[3]}
                         for p, w in wakeups.items()}
     # PELT against the duty: util_avg over the second half of each phase.
     lag = []
@@ -411,6 +488,14 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
                 lag.append({"task": n, "phase": i, "duty_util": u,
                             "util_avg": sum(s) / len(s)})
     r["pelt"] = lag
+    r["on_big_pct"] = {n: 100.0 * on_big.get((n, True), 0) /
+                       (on_big.get((n, True), 0) + on_big.get((n, False), 0))
+                       for n in names if on_big.get((n, True), 0) + on_big.get((n, False), 0)}
+    # The plot's steps run to each task's exit and to the end.
+    for pid, n in pid_name.items():
+        if cpu_series[n]:
+            cpu_series[n].append((exited.get(pid, t_end), cpu_series[n][-1][1]))
+    freq_series.extend((t_end, c, k) for c, k in sorted(freq.items()))
     r["series"] = {"cpu": cpu_series, "freq": freq_series, "t_start": t_start, "t_end": t_end}
     return r
 
@@ -471,6 +556,7 @@ def plot(r, out_png, board):
         title += f": placement energy {r['ratio']:.3f}x optimal"
     if "misfit_max_ms" in r:
         title += f": longest big idle with a misfit task waiting {r['misfit_max_ms']:.1f} ms"
+    fmax_mhz = max([k for _, _, k in s["freq"]] + [1]) / 1000
     plots = ", ".join(f"'{d}.cpu.dat' index {i} using 1:2 with steps title '{n}'"
                       for i, n in enumerate(names))
     script = f"""set terminal pngcairo size 1000,700
@@ -484,7 +570,7 @@ set grid
 plot {plots}
 set ylabel 'MHz'
 set xlabel 'time (s, guest)'
-set yrange [0:*]
+set yrange [0:{fmax_mhz * 1.1:.0f}]
 set ytics auto
 plot '{d}.freq.dat' index 0 using 1:2 with steps title 'LITTLE (A7)', \\
      '{d}.freq.dat' index 1 using 1:2 with steps title 'big (A15)'
@@ -594,9 +680,14 @@ def main(argv):
                           f"{r['metered_a15_uj'] / 1000:.1f} mJ in {r['guest_ms']} ms (rt-app's whole run)")
         for n, s in sorted(r.get("late", {}).items()):
             detail.append(f"  {n}: {s['late']} of {s['activations']} activations late")
+        for n, pct in sorted(r.get("on_big_pct", {}).items()):
+            detail.append(f"  {n}: {pct:.0f}% of its time on a big CPU")
         for n, w in sorted(r.get("eas_wakeups", {}).items()):
             detail.append(f"  {n}: {w['energy_aware']} of {w['wakeups']} wakeups placed by the EM "
                           "(find_energy_efficient_cpu)")
+            if w["both"]:
+                detail.append(f"  {n}: at {w['big_cheaper']} of the {w['both']} wakeups that "
+                              "weighed both clusters, the EM's energy delta was lower on a big CPU")
         for p in r.get("pelt", []):
             detail.append(f"  {p['task']} phase {p['phase']}: duty {p['duty_util']}, util_avg "
                           f"{p['util_avg']:.0f} over the phase's second half")
@@ -614,13 +705,19 @@ def main(argv):
         json.dump({"board": board, "results": [{k: v for k, v in r.items() if k != "series"}
                                                for r in results]}, f, indent=1)
     missing = [t for t in TESTS if t not in tasks]
+    checks = self_checks(em, board)
     if ktap:
         print("KTAP version 1")
-        print(f"1..{len(results) + len(missing)}")
+        print(f"1..{len(checks) + len(results) + len(missing)}")
         n = 0
+        for ok, desc, details in checks:
+            n += 1
+            print(f"{'ok' if ok else 'not ok'} {n} {desc}")
+            for d in details:
+                print("# " + d)
         for r in results:
             n += 1
-            for line in table.splitlines() if n == 1 else []:
+            for line in table.splitlines() if n == len(checks) + 1 else []:
                 print("# " + line)
             desc = r["test"]
             if "ratio" in r and r["ratio"]:
@@ -640,9 +737,13 @@ def main(argv):
             print(f"not ok {n} {t}")
             print(f"# not run: {'; '.join(guest_errors) or 'no @eb_task line'}")
     else:
+        for ok, desc, details in checks:
+            if not ok:
+                print(f"eas-behaviour.py: check failed: {desc} {' '.join(details)}", file=sys.stderr)
         print(report, end="")
         print(f"\n(results in {out}: report.txt, summary.json, <test>.png)")
-    bad = missing or [r for r in results if not r["passed"] and not known(r)]
+    bad = missing or [r for r in results if not r["passed"] and not known(r)] or \
+        [c for c in checks if not c[0]]
     return 1 if bad else 0
 
 
