@@ -35,10 +35,11 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 ram_mb=1024
-# Nothing of the host's in the guest: no random seeds in the DTB (QEMU
+# Nothing of the host's in the guest: no random seeds from QEMU (it
 # rewrites /chosen/rng-seed and kaslr-seed with new random bytes at every
-# boot otherwise) and a real-time clock that starts at a fixed date and
-# runs with guest time, so that two boots start the same guest.
+# boot otherwise; the DTB's own fixed rng-seed, from vxu4-dtb, is kept),
+# and a real-time clock that starts at a fixed date and runs with guest
+# time, so that two boots start the same guest.
 machine=(-machine virt,dtb-randomness=off -cpu cortex-a15 -smp 8 -m $ram_mb
 	-rtc base=2026-01-01T00:00:00,clock=vm)
 icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
