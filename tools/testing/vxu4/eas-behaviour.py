@@ -316,6 +316,7 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
     est_uj = opt_uj = 0.0
     opt_cache = {}
     on_big = {}             # (task, on a big CPU) -> s
+    by_utils = {}           # task utils -> [placement uJ, optimal uJ, s]
     unfit = 0
     last_t = None
     cpu_bound = any(u < 0 for t in tasks for u, _ in t["phases"])
@@ -353,8 +354,13 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
                     o = em.optimal(utils, margin=1.0)
                     unfit += 1
                 opt_cache[key] = o
-            est_uj += em.power(load) * dt
-            opt_uj += (opt_cache[key] or 0) * dt
+            est, opt = em.power(load) * dt, (opt_cache[key] or 0) * dt
+            est_uj += est
+            opt_uj += opt
+            by_utils.setdefault(key, [0.0, 0.0, 0.0])
+            by_utils[key][0] += est
+            by_utils[key][1] += opt
+            by_utils[key][2] += dt
         else:
             # Misfit: a big CPU idle while a free task runs on a LITTLE one.
             free = [p for p in alive if phase.get(p, 0) >= 1]
@@ -448,6 +454,11 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
     dur = (t_end - t_start) / 1e9
     r.update(duration_s=dur, t_start=t_start)
     if not cpu_bound:
+        # Where the placement cost more than the optimum: by set of task
+        # utils (the phases), the largest excess first.
+        r["excess"] = [{"utils": list(k), "est_uj": v[0], "opt_uj": v[1], "s": v[2]}
+                       for k, v in sorted(by_utils.items(), key=lambda kv: kv[1][1] - kv[1][0])
+                       if v[0] > v[1] > 0][:3]
         r.update(est_uj=est_uj, opt_uj=opt_uj,
                  ratio=est_uj / opt_uj if opt_uj else None,
                  limit_pct=ENERGY_PCT.get(test, 5), unfit_intervals=unfit)
@@ -675,6 +686,10 @@ def main(argv):
                           f"{r['opt_uj'] / 1000:.2f} mJ over {r['duration_s']:.3f} s"
                           + (f" ({r['unfit_intervals']} util sets fit no CPU set with the margin)"
                              if r['unfit_intervals'] else ""))
+        for x in r.get("excess", []):
+            detail.append(f"  task utils {','.join(map(str, x['utils']))} ({x['s']:.2f} s): placement "
+                          f"{x['est_uj'] / 1000:.1f} mJ, optimal {x['opt_uj'] / 1000:.1f} mJ "
+                          f"({x['est_uj'] / x['opt_uj']:.2f}x)")
         if "metered_uj" in r:
             detail.append(f"  metered: A7 {r['metered_a7_uj'] / 1000:.1f} mJ, A15 "
                           f"{r['metered_a15_uj'] / 1000:.1f} mJ in {r['guest_ms']} ms (rt-app's whole run)")
