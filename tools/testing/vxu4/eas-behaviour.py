@@ -78,8 +78,7 @@ KNOWN = {"OneSmallTask": _SMALL_ON_BIG, "ThreeSmallTasks": _SMALL_ON_BIG,
          "EnergyModelWakeMigration": "in its small phases " + _SMALL_ON_BIG}
 
 
-def die(msg):
-    vxu4log.die(msg)
+die = vxu4log.die
 
 
 class EnergyModel:
@@ -257,11 +256,18 @@ def segments(events):
     return {t: tuple(v) for t, v in seg.items() if v[1] is not None}
 
 
-def before(events, i0):
-    """What the trace says before index I0: each CPU's running task
-    (pid, comm), each CPU's frequency, the root domain overutilized."""
+def before(events, starts):
+    """For each index of STARTS, what the trace says before it: each CPU's
+    running task (pid, comm), each CPU's frequency, the root domain
+    overutilized (one pass over EVENTS)."""
     cur, freq, over = {}, {}, None
-    for e in events[:i0]:
+    out = {}
+    todo = sorted(starts)
+    for i, e in enumerate(events):
+        while todo and todo[0] == i:
+            out[todo.pop(0)] = (dict(cur), dict(freq), over)
+        if not todo:
+            break
         ev, f = e.get("event"), e.get("f", {})
         if ev == "sched:sched_switch":
             cur[e["cpu"]] = (f["next_pid"], f["next_comm"])
@@ -269,12 +275,13 @@ def before(events, i0):
             freq[f["cpu_id"]] = f["state"]
         elif ev == "sched_eas:sched_overutilized":
             over = bool(f["overutilized"])
-    return cur, freq, over
+    return out
 
 
-def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
-    """One test's numbers from the part SEG (indexes) of the trace."""
-    cur0, freq0, over0 = before(events, seg[0])
+def analyse(test, tasks, board, em, events, seg, pre, logdir, top_interval_ms):
+    """One test's numbers from the part SEG (indexes) of the trace; PRE is
+    what the trace said before it (before())."""
+    cur0, freq0, over0 = pre
     events = events[seg[0]:seg[1] + 1]
     names = {t["name"]: t for t in tasks}
     pid_name = {}
@@ -321,11 +328,17 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
     last_t = None
     cpu_bound = any(u < 0 for t in tasks for u, _ in t["phases"])
 
+    def duty(name, ph):
+        """Task NAME's util in its phase PH (the last phase's for an index
+        beyond it)."""
+        phases = names[name]["phases"]
+        return phases[min(ph, len(phases) - 1)][0]
+
     def util_of(pid):
         ph = phase.get(pid)
         if ph is None or pid not in alive:
             return 0
-        return names[pid_name[pid]]["phases"][min(ph, len(names[pid_name[pid]]["phases"]) - 1)][0]
+        return duty(pid_name[pid], ph)
 
     def close(t):
         nonlocal est_uj, opt_uj, last_t, over_ns, over_known_ns, unfit
@@ -492,7 +505,7 @@ def analyse(test, tasks, board, em, events, seg, logdir, top_interval_ms):
         n = pid_name[pid]
         bounds = ts + [exited.get(pid, t_end)]
         for i in range(len(ts)):
-            u = names[n]["phases"][min(i, len(names[n]["phases"]) - 1)][0]
+            u = duty(n, i)
             a, b = bounds[i] + (bounds[i + 1] - bounds[i]) / 2, bounds[i + 1]
             s = [v for tt, v in pelt.get(pid, []) if a <= tt < b]
             if s and u > 0:
@@ -600,7 +613,7 @@ def main(argv):
     log, disk, out = args
     os.makedirs(out, exist_ok=True)
     lines = vxu4log.read_lines(log, "boot with vxu4.mode=behaviour first (make eas-behaviour)")
-    at = lambda kind: [ln[len(kind) + 2:] for ln in lines if ln.startswith("@" + kind + " ")]
+    at = lambda kind: vxu4log.at_lines(lines, kind)  # noqa: E731
     b = at("eb_board")
     if not b:
         die(f"{log}: no @eb_board line: the guest's vxu4-eas-behaviour did not run "
@@ -632,6 +645,7 @@ def main(argv):
         die(f"{log}: no trace.dat in the archive ({'; '.join(guest_errors) or 'see the log'})")
     events = read_events(dat)
     seg = segments(events)
+    pre = before(events, [v[0] for v in seg.values()])
     results = []
     for test in [t for t in TESTS if t in tasks]:
         d = os.path.join(out, "eb", test)
@@ -639,7 +653,7 @@ def main(argv):
         if test not in seg:
             results.append({"test": test, "errors": errs + [f"no eb_begin/eb_end markers of {test} in {dat}"]})
             continue
-        r = analyse(test, tasks[test], board, em, events, seg[test], d,
+        r = analyse(test, tasks[test], board, em, events, seg[test], pre[seg[test][0]], d,
                     int(top_interval) if top_interval else None)
         r["errors"] = errs + r["errors"]
         e = energy.get(test, {})

@@ -13,7 +13,8 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
                                     "cpu=N capacity=C fmax_khz=F
                                     power=KHZ:UW,KHZ:UW,..."
 
-and, for the reports, mean_rsd(VALUES) and gnuplot(SCRIPT, PROG).
+and, for the reports, at_lines(LINES, KIND) (at on a log already read),
+mean_rsd(VALUES) and gnuplot(SCRIPT, PROG).
 
 Exit: 0, or 2 for bad usage or an unreadable file.
 """
@@ -65,10 +66,16 @@ def gnuplot(script, prog):
     return True
 
 
+def at_lines(lines, kind):
+    """The text after "@KIND " of each of LINES that is an "@KIND" line,
+    in order (for a log already read with read_lines)."""
+    tag = "@" + kind + " "
+    return [line[len(tag):] for line in lines if line.startswith(tag)]
+
+
 def at(log, kind):
     """The text after "@KIND " of each of LOG's "@KIND" lines, in order."""
-    tag = "@" + kind + " "
-    return [line[len(tag):] for line in read_lines(log) if line.startswith(tag)]
+    return at_lines(read_lines(log), kind)
 
 
 def kv(text):
