@@ -9,10 +9,11 @@
 #   scripts/vxu4.sh boot [KERNEL_ARGS...]
 #       Boot build/obj's zImage with build/vxu4.dtb (or VXU4_DTB) and
 #       build/initramfs.cpio.gz (or VXU4_INITRD),
-#       console on stdout, until the guest powers off or VXU4_TIMEOUT seconds
-#       (default 900) pass. Exit 0 only when the guest powered off.
+#       console shown on stdout, until the guest powers off or VXU4_TIMEOUT
+#       seconds (default 900) pass. Exit 0 only when the guest powered off.
 #
-# Environment: VXU4_TIMEOUT, VXU4_LOG (also write the console there),
+# Environment: VXU4_TIMEOUT, VXU4_LOG (the console's file; a temporary
+# one without it),
 # VXU4_KERNEL (another zImage, e.g. the debug kernel's), VXU4_DTB,
 # VXU4_INITRD,
 # VXU4_INSN_COUNT (0: no per-vCPU instruction count, below),
@@ -58,7 +59,6 @@ boot)
 	for f in "$kernel" "$dtb" "$initrd"; do
 		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }
 	done
-	log=${VXU4_LOG:-/dev/null}
 	# Each vCPU's own instruction count, for the CPU speed, where the DTB
 	# reserves a page for it (tools/testing/vxu4/insn-count-plugin.c): the
 	# guest RAM is then a shared file that the plugin maps too.
@@ -67,9 +67,9 @@ boot)
 	# once and would take 1.8 times as long with it.
 	counters=()
 	node=$(fdtget -l "$dtb" /reserved-memory 2>/dev/null | grep '^insn-counters@' || true)
-	tmp_dtb=
-	trap 'rm -f "${ram:-}" "$tmp_dtb"' EXIT
-	trap 'exit 143' TERM INT
+	tmp_dtb= tmp_console= qemu=
+	trap 'rm -f "${ram:-}" "$tmp_dtb" "$tmp_console"' EXIT
+	trap '[ -n "$qemu" ] && kill "$qemu" 2>/dev/null; exit 143' TERM INT
 	if [ -n "$node" ] && [ "${VXU4_INSN_COUNT:-1}" = 0 ]; then
 		tmp_dtb=$(mktemp --suffix=.dtb)
 		cp "$dtb" "$tmp_dtb"
@@ -104,16 +104,30 @@ boot)
 	# so at boot. Kept in the log, not shown.
 	noise="Spectre v2: firmware did not set auxiliary control register IBE bit"
 	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs, guest time from the instruction count)"
+	# The console goes to a regular file, which takes every write whole,
+	# and is shown from there. On a pipe (-serial stdio) QEMU's writes
+	# are non-blocking: when the reader falls behind, the UART's
+	# transmission waits for the host and ends at a guest time that
+	# depends on the host's load.
+	if [ -n "${VXU4_LOG:-}" ]; then
+		console=$VXU4_LOG
+	else
+		console=$(mktemp --suffix=.console)
+		tmp_console=$console
+	fi
+	: >"$console"
 	set +e
-	timeout --foreground -k 10 "${VXU4_TIMEOUT:-900}" \
+	timeout -k 10 "${VXU4_TIMEOUT:-900}" \
 		qemu-system-arm "${machine[@]}" "${icount[@]}" "${counters[@]}" "${disk[@]}" \
-		-nodefaults -display none \
-		-no-reboot -serial stdio -monitor none \
+		-nodefaults -display none -no-reboot -monitor none \
+		-chardev "file,id=console,path=$console" -serial chardev:console \
 		-kernel "$kernel" -dtb "$dtb" \
 		-initrd "$initrd" \
-		-append "console=ttyAMA0 quiet sched_verbose rodata=off $*" </dev/null |
-		tee "$log" | grep -v --line-buffered "$noise"
-	rc=${PIPESTATUS[0]}
+		-append "console=ttyAMA0 quiet sched_verbose rodata=off $*" </dev/null &
+	qemu=$!
+	tail -n +1 -s 0.2 -f --pid="$qemu" "$console" | grep -v --line-buffered "$noise"
+	wait "$qemu"
+	rc=$?
 	set -e
 	if [ "$rc" -eq 124 ]; then
 		echo "vxu4.sh: the guest did not power off within ${VXU4_TIMEOUT:-900} s" >&2

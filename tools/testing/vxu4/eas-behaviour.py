@@ -26,8 +26,10 @@ Per test, as LISA's eas_behaviour.py and misfit.py:
              main thread, which starts the tasks and writes their logs,
              is the workload's);
   misfit     (StaggeredFinishes) no big CPU idle, once the tasks are
-             free, for longer than the top sched domain's max_interval
-             (debugfs) while a task still runs on a LITTLE CPU.
+             free, while a task still runs on a LITTLE CPU, for longer
+             than the kernel takes to see it: a tick to notice the
+             misfit task, then the top sched domain's max_interval
+             (debugfs) in whole ticks (misfit_limit_ms()).
 Beside: the metered energy (both clusters' hwmon meters) and its ratio
 to the EM's estimate of the placement; for the why: the time the root
 domain was overutilized, the share of the tasks' wakeups that took the
@@ -278,7 +280,23 @@ def before(events, starts):
     return out
 
 
-def analyse(test, tasks, board, em, events, seg, pre, logdir, top_interval_ms):
+def misfit_limit_ms(max_interval_ms, hz):
+    """The longest a big CPU may idle while a misfit task waits, ms.
+
+    The kernel (6.12, kernel/sched/fair.c) notices a misfit task at its
+    CPU's tick (update_misfit_status() from task_tick_fair(); a task made
+    free while it runs is not re-picked), and an idle CPU balances a
+    domain once its interval has passed, counted in jiffies
+    (get_sd_balance_interval(): msecs_to_jiffies(), which rounds up, of
+    at most the domain's max_interval). So: one tick, then the top
+    domain's max_interval in whole ticks. At HZ=100 and 16 ms: 1 + 2
+    ticks, 30 ms; at HZ=1000, 17 ms.
+    """
+    jiffies = -(-max_interval_ms * hz // 1000)
+    return (1 + jiffies) * 1000.0 / hz
+
+
+def analyse(test, tasks, board, em, events, seg, pre, logdir, misfit_limit):
     """One test's numbers from the part SEG (indexes) of the trace; PRE is
     what the trace said before it (before())."""
     cur0, freq0, over0 = pre
@@ -485,9 +503,8 @@ def analyse(test, tasks, board, em, events, seg, pre, logdir, top_interval_ms):
                            "pct": 100.0 * a[1] / a[0] if a[0] else 0.0}
         r["late"] = late
     else:
-        top = top_interval_ms
         r.update(misfit_max_ms=misfit["max_ms"], misfit_cpu=misfit["cpu"],
-                 misfit_at_s=misfit["at_s"], misfit_limit_ms=top)
+                 misfit_at_s=misfit["at_s"], misfit_limit_ms=misfit_limit)
     # rt-app's main thread (it creates the tasks, then waits for them and
     # writes their logs) is the workload's, not noise.
     harness = {pid for (pid, comm) in runtime if comm == "rt-app"}
@@ -623,7 +640,13 @@ def main(argv):
         board[k] = int(board[k])
     board["bigs"] = [int(c) for c in board["bigs"].split(",")]
     domains = [vxu4log.kv(x) for x in at("eb_domain")]
-    top_interval = max(domains, key=lambda d: int(d["domain"]))["max_interval"] if domains else None
+    ticks = at("eb_tick")
+    if not domains or not ticks:
+        die(f"{log}: no @eb_domain or @eb_tick line: the guest's vxu4-eas-behaviour "
+            f"predates this judge (make initramfs) or could not read them")
+    hz = int(vxu4log.kv(ticks[0])["hz"])
+    top_interval = int(max(domains, key=lambda d: int(d["domain"]))["max_interval"])
+    misfit_limit = misfit_limit_ms(top_interval, hz)
     tasks = {}
     for x in at("eb_task"):
         d = vxu4log.kv(x)
@@ -654,7 +677,7 @@ def main(argv):
             results.append({"test": test, "errors": errs + [f"no eb_begin/eb_end markers of {test} in {dat}"]})
             continue
         r = analyse(test, tasks[test], board, em, events, seg[test], pre[seg[test][0]], d,
-                    int(top_interval) if top_interval else None)
+                    misfit_limit)
         r["errors"] = errs + r["errors"]
         e = energy.get(test, {})
         try:
@@ -733,7 +756,10 @@ def main(argv):
     with open(os.path.join(out, "summary.json"), "w") as f:
         json.dump({"board": board, "results": [{k: v for k, v in r.items() if k != "series"}
                                                for r in results]}, f, indent=1)
-    missing = [t for t in TESTS if t not in tasks]
+    # The tests the boot was asked for (vxu4.tests=A,B; all without it)
+    # that left no result.
+    asked = at("eb_tests")[0].split(",") if at("eb_tests") else TESTS
+    missing = [t for t in asked if t not in tasks]
     checks = self_checks(em, board)
     if ktap:
         print("KTAP version 1")

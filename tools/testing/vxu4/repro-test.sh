@@ -8,7 +8,7 @@
 # busy. Guest time is QEMU's instruction
 # count, and the host's random seeds and date are kept out of the guest, so
 # the two should agree:
-#  - deterministic: every measurement line the same (not always: see
+#  - deterministic: every measurement line the same (not now: see
 #    below; a difference is a known failure of issue 9);
 #  - reproducible: the rt-app run's energy on each cluster meter, within
 #    0.5%, and hackbench's time, within 0.5%, with EAS on and off;
@@ -58,12 +58,13 @@ which() {
 da=$(grep -c '^@' "$quiet") db=$(grep -c '^@' "$loaded")
 differ=$(diff <(grep '^@' "$quiet") <(grep '^@' "$loaded") | grep '^[<>]')
 nd=$(printf '%s' "$differ" | grep -c .)
-# Not always, measured: the host's timing can still reach the guest
+# Not always, measured: the host's timing still reaches the guest
 # (issue 9). Once two boots differ by a nanosecond, short runs diverge as
 # any scheduler run does: the bench smoke's 2 s runs by a few percent.
 # Then those comparisons are known failures; the physics below, each
-# measured over its own window, keep their tolerances as failures.
-diverged="issue 9: the host's timing reached the guest (seen in make check with two more QEMUs beside the loaded boot, and between two physics boots at once; where in QEMU, not found); short runs then diverge"
+# measured over its own window, keep their tolerances (with one known
+# failure, below).
+diverged="issue 9: the host's timing reaches the guest (four boots of the same files differed from 0.2 s of guest time on; where in QEMU, not found); short runs then diverge"
 if [ "$nd" -eq 0 ]; then
 	ok "deterministic: the $da measurement lines of the boot under host load equal the quiet boot's"
 else
@@ -92,24 +93,68 @@ while read -r kind rest; do
 done < <(of "$quiet" bench | grep -E '^(rtapp|hackbench) ')
 known=
 
-# --- host-load independent: the physics. Known failures too: a run of
-# either boot can carry a debt an earlier task left (physics-test.sh).
+# --- host-load independent: the physics. A row on several CPUs at once
+# that one of the two boots got wrong by its own check (physics-test.sh:
+# the time against the reference's, 2%; util_avg against the single
+# task's, 3%) is that check's known failure (issue 9), seen again here:
+# its difference between the boots is not the host's load. Its numbers
+# are shown. Every other row, and every row on one CPU, is judged.
+. "$(dirname "$0")/meters.sh"
+em_load || finish
+# off LOG RUN CPU: the fixed work's median time in LOG, off its
+# expectation (the reference's time * 1024 * fmax / (c * f)), percent.
+off() {
+	local dil ref wall khz
+	dil=$(of "$1" dilate)
+	ref=$(echo "$dil" | value wall_ns run=ref | median)
+	wall=$(echo "$dil" | value wall_ns "run=$2" "cpu=$3" | median)
+	khz=$(echo "$dil" | value khz "run=$2" "cpu=$3" | head -1)
+	awk -v r="${ref:-0}" -v w="${wall:-0}" -v c="$(cap "$3")" -v f="${khz:-0}" -v fm="$(fmax "$3")" \
+		'BEGIN { e = (c * f) ? r * 1024 * fm / (c * f) : 0; if (e) printf "%+.2f", (w - e) * 100 / e; else print "inf" }'
+}
+# util_off LOG RUN CPU: the periodic task's median util_avg in LOG, off
+# the single task's (run ref), percent.
+util_off() {
+	local ut u ref
+	ut=$(of "$1" util)
+	ref=$(echo "$ut" | value util_avg run=ref | median)
+	u=$(echo "$ut" | value util_avg "run=$2" "cpu=$3" | median)
+	awk -v r="${ref:-0}" -v u="${u:-0}" 'BEGIN { if (r) printf "%+.2f", (u - r) * 100 / r; else print "inf" }'
+}
+# own_failure TOLERANCE QUIET_OFF LOADED_OFF: the known reason when either
+# boot's own check failed (off by more than TOLERANCE percent).
+own_failure() {
+	awk -v t="$1" -v a="$2" -v b="$3" 'BEGIN {
+		fa = a == "inf" || a > t || a < -t; fb = b == "inf" || b > t || b < -t
+		exit !(fa || fb) }' || return 0
+	echo "issue 9: $4 (this row's own check, within $1%: $2% in the quiet boot, $3% in the loaded one)"
+}
 la=$(of "$quiet" calibrate | value loops | head -1)
 lb=$(of "$loaded" calibrate | value loops | head -1)
 echo "    fixed work: $la loops in the quiet boot, $lb in the loaded one; times compared per loop"
 for run in $(of "$quiet" dilate | value run | distinct); do
+	n=$(of "$quiet" dilate | value cpus "run=$run" | head -1)
 	for cpu in $(of "$quiet" dilate | value cpu "run=$run" | distinct); do
 		a=$(of "$quiet" dilate | value wall_ns "run=$run" "cpu=$cpu" | median)
 		b=$(of "$loaded" dilate | value wall_ns "run=$run" "cpu=$cpu" | median)
 		b=$(awk -v b="${b:-0}" -v la="$la" -v lb="$lb" 'BEGIN { printf "%.0f", b * la / lb }')
+		[ "${n:-1}" -gt 1 ] && known=$(own_failure 2 "$(off "$quiet" "$run" "$cpu")" \
+			"$(off "$loaded" "$run" "$cpu")" \
+			"a run on several CPUs can begin with a debt an earlier task left on one, not found whose")
 		within "fixed work ($run), cpu$cpu: its time under host load (ns, for $la loops)" "$a" "$b" 2
+		known=
 	done
 done
 for run in $(of "$quiet" util | value run | distinct); do
+	n=$(of "$quiet" util | value cpus "run=$run" | head -1)
 	for cpu in $(of "$quiet" util | value cpu "run=$run" | distinct); do
 		a=$(of "$quiet" util | value util_avg "run=$run" "cpu=$cpu" | median)
 		b=$(of "$loaded" util | value util_avg "run=$run" "cpu=$cpu" | median)
+		[ "${n:-1}" -gt 1 ] && known=$(own_failure 3 "$(util_off "$quiet" "$run" "$cpu")" \
+			"$(util_off "$loaded" "$run" "$cpu")" \
+			"with 8 periodic tasks at once util_avg at wakeup is about 1% low, and 1 CPU in 36 3.5-4.3% low, cause not found")
 		within "periodic ($run), cpu$cpu: its util_avg under host load" "$a" "${b:-missing}" 3
+		known=
 	done
 done
 # The mean power a meter read over its window: "(after - before) / window"
@@ -117,7 +162,7 @@ done
 # is the reader's (an A7 at 200 MHz in m6), and its length differed
 # between boots before they were deterministic (CI saw 1060.5 and
 # 1046.2 ms, each boot's meter within 0.3% of its own expectation).
-power() {
+mean_power() {
 	local l
 	while IFS= read -r l; do
 		echo $((($(echo "$l" | value after) - $(echo "$l" | value before)) * 1000000000 /
@@ -129,8 +174,8 @@ for run in $(of "$quiet" meter | value run | distinct); do
 		sel=("run=$run" "label=$label")
 		# Only a meter with busy CPUs: the idle one's few uJ are noise.
 		[ "$(of "$quiet" meter | value busy "${sel[@]}" | head -1)" = none ] && continue
-		a=$(of "$quiet" meter | grep -E "(^| )run=$run( |$)" | grep -E "(^| )label=$label( |$)" | power | median)
-		b=$(of "$loaded" meter | grep -E "(^| )run=$run( |$)" | grep -E "(^| )label=$label( |$)" | power | median)
+		a=$(of "$quiet" meter | grep -E "(^| )run=$run( |$)" | grep -E "(^| )label=$label( |$)" | mean_power | median)
+		b=$(of "$loaded" meter | grep -E "(^| )run=$run( |$)" | grep -E "(^| )label=$label( |$)" | mean_power | median)
 		within "meter $label ($run): its mean power over the window under host load (uW)" "$a" "${b:-missing}" 1
 	done
 done
