@@ -33,7 +33,7 @@ REQUIRED_COMMANDS=(
 	sh mount umount mkdir cat echo ls sleep grep sed awk find sort head tail
 	tr cut wc dmesg poweroff reboot taskset chrt nproc date seq printf test
 	'[' expr kill ps cp mv rm ln uname timeout xargs basename dirname stat env
-	time readlink true false uniq tee od hexdump md5sum
+	time readlink true false uniq tee od hexdump md5sum cmp
 )
 
 # Unpacked files the guest never needs.

@@ -94,6 +94,10 @@ for eas in 1 0; do
 			nok "rt-app, EAS $eas: busy time per OPP of the $m cluster" "opp_busy_${m}_us=$o"
 		fi
 	done
+	# The virtual board's cluster clocks are the CPUs' DT "clocks": the
+	# trace takes the rates from their clk events, as the meters do.
+	expect "rt-app, EAS $eas: the trace's OPP times from the cluster clocks' rate changes" \
+		clk "$(key "$r" trace_rates)"
 	# The root domain's overutilized flag (sched_eas trace events): with
 	# EAS its events come within the run (load balancing at the top
 	# domain sets or clears it); without EAS there are none.
