@@ -15,7 +15,8 @@
 #  - host-load independent: every physics result of the second boot equals
 #    the first's within the tolerance of its check (physics-test.sh): the
 #    fixed work's time 2% (per loop: each boot calibrates its work), the
-#    periodic tasks' util_avg 3%, a busy meter's mean power 1%.
+#    periodic tasks' util_avg 3% (both skipped when the boots diverged:
+#    see below), a busy meter's mean power 1%.
 # Lines are matched by their keys (run, cpu, label, eas, ...), never by
 # position.
 #
@@ -93,70 +94,57 @@ while read -r kind rest; do
 done < <(of "$quiet" bench | grep -E '^(rtapp|hackbench) ')
 known=
 
-# --- host-load independent: the physics. A row on several CPUs at once
-# that one of the two boots got wrong by its own check (physics-test.sh:
-# the time against the reference's, 2%; util_avg against the single
-# task's, 3%) is that check's known failure (issue 9), seen again here:
-# its difference between the boots is not the host's load. Its numbers
-# are shown. Every other row, and every row on one CPU, is judged.
-. "$(dirname "$0")/meters.sh"
-em_load || finish
-# off LOG RUN CPU: the fixed work's median time in LOG, off its
-# expectation (the reference's time * 1024 * fmax / (c * f)), percent.
-off() {
-	local dil ref wall khz
-	dil=$(of "$1" dilate)
-	ref=$(echo "$dil" | value wall_ns run=ref | median)
-	wall=$(echo "$dil" | value wall_ns "run=$2" "cpu=$3" | median)
-	khz=$(echo "$dil" | value khz "run=$2" "cpu=$3" | head -1)
-	awk -v r="${ref:-0}" -v w="${wall:-0}" -v c="$(cap "$3")" -v f="${khz:-0}" -v fm="$(fmax "$3")" \
-		'BEGIN { e = (c * f) ? r * 1024 * fm / (c * f) : 0; if (e) printf "%+.2f", (w - e) * 100 / e; else print "inf" }'
-}
-# util_off LOG RUN CPU: the periodic task's median util_avg in LOG, off
-# the single task's (run ref), percent.
-util_off() {
-	local ut u ref
-	ut=$(of "$1" util)
-	ref=$(echo "$ut" | value util_avg run=ref | median)
-	u=$(echo "$ut" | value util_avg "run=$2" "cpu=$3" | median)
-	awk -v r="${ref:-0}" -v u="${u:-0}" 'BEGIN { if (r) printf "%+.2f", (u - r) * 100 / r; else print "inf" }'
-}
-# own_failure TOLERANCE QUIET_OFF LOADED_OFF: the known reason when either
-# boot's own check failed (off by more than TOLERANCE percent).
-own_failure() {
-	awk -v t="$1" -v a="$2" -v b="$3" 'BEGIN {
-		fa = a == "inf" || a > t || a < -t; fb = b == "inf" || b > t || b < -t
-		exit !(fa || fb) }' || return 0
-	echo "issue 9: $4 (this row's own check, within $1%: $2% in the quiet boot, $3% in the loaded one)"
-}
+# --- host-load independent: the physics, row by row between the boots.
+# Two boots that ran the same guest give the same rows; then each row is
+# compared within its check's tolerance (fixed work 2%, per loop: each
+# boot calibrates its work; util_avg 3%). When the boots diverged (above)
+# they measured each row twice, and each measurement may lie anywhere
+# within its check's tolerance of the expectation: two good ones differ
+# by up to twice it (CI saw +2.01% and -2.17% between rows that each
+# passed their own 2%). The comparison then says nothing that the two
+# physics suites do not, each boot against the expectations with the
+# same tolerances ("physics under host load" for this one): it is
+# skipped, with its largest differences. The meters below are judged
+# either way.
 la=$(of "$quiet" calibrate | value loops | head -1)
 lb=$(of "$loaded" calibrate | value loops | head -1)
 echo "    fixed work: $la loops in the quiet boot, $lb in the loaded one; times compared per loop"
+rows=()
 for run in $(of "$quiet" dilate | value run | distinct); do
-	n=$(of "$quiet" dilate | value cpus "run=$run" | head -1)
 	for cpu in $(of "$quiet" dilate | value cpu "run=$run" | distinct); do
 		a=$(of "$quiet" dilate | value wall_ns "run=$run" "cpu=$cpu" | median)
 		b=$(of "$loaded" dilate | value wall_ns "run=$run" "cpu=$cpu" | median)
 		b=$(awk -v b="${b:-0}" -v la="$la" -v lb="$lb" 'BEGIN { printf "%.0f", b * la / lb }')
-		[ "${n:-1}" -gt 1 ] && known=$(own_failure 2 "$(off "$quiet" "$run" "$cpu")" \
-			"$(off "$loaded" "$run" "$cpu")" \
-			"a run on several CPUs can begin with a debt an earlier task left on one, not found whose")
-		within "fixed work ($run), cpu$cpu: its time under host load (ns, for $la loops)" "$a" "$b" 2
-		known=
+		rows+=("fixed work ($run), cpu$cpu: its time under host load (ns, for $la loops)|$a|$b|2")
 	done
 done
 for run in $(of "$quiet" util | value run | distinct); do
-	n=$(of "$quiet" util | value cpus "run=$run" | head -1)
 	for cpu in $(of "$quiet" util | value cpu "run=$run" | distinct); do
 		a=$(of "$quiet" util | value util_avg "run=$run" "cpu=$cpu" | median)
 		b=$(of "$loaded" util | value util_avg "run=$run" "cpu=$cpu" | median)
-		[ "${n:-1}" -gt 1 ] && known=$(own_failure 3 "$(util_off "$quiet" "$run" "$cpu")" \
-			"$(util_off "$loaded" "$run" "$cpu")" \
-			"with 8 periodic tasks at once util_avg at wakeup is about 1% low, and 1 CPU in 36 3.5-4.3% low, cause not found")
-		within "periodic ($run), cpu$cpu: its util_avg under host load" "$a" "${b:-missing}" 3
-		known=
+		rows+=("periodic ($run), cpu$cpu: its util_avg under host load|$a|${b:-missing}|3")
 	done
 done
+if [ "$nd" -eq 0 ]; then
+	for r in "${rows[@]}"; do
+		IFS='|' read -r name a b tol <<<"$r"
+		within "$name" "$a" "$b" "$tol"
+	done
+else
+	# The largest difference of each kind, as "percent (row)".
+	worst=$(for r in "${rows[@]}"; do echo "$r"; done | awk -F'|' '{
+		k = ($1 ~ /^fixed/) ? "fixed work" : "util_avg"
+		d = ($2 + 0) ? ($3 - $2) * 100 / $2 : 0
+		if (!(k in w) || (d < 0 ? -d : d) > (w[k] < 0 ? -w[k] : w[k])) { w[k] = d; n[k] = $1 }
+	} END {
+		for (k in w) {
+			sub(/:.*/, "", n[k]); sub(/^(fixed work|periodic) /, "", n[k])
+			printf "%s%s %+.2f%% %s", s, k, w[k], n[k]; s = ", "
+		}
+	}')
+	ktap_skip "physics row by row between the boots (${#rows[@]} rows)" \
+		"issue 9: the boots diverged, so each row was measured twice; each boot is judged against the expectations by its own physics suite; largest differences: $worst"
+fi
 # The mean power a meter read over its window: "(after - before) / window"
 # of each line, uW. Power, not energy: the window between the two reads
 # is the reader's (an A7 at 200 MHz in m6), and its length differed
