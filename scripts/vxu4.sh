@@ -67,7 +67,7 @@ boot)
 	# once and would take 1.8 times as long with it.
 	counters=()
 	node=$(fdtget -l "$dtb" /reserved-memory 2>/dev/null | grep '^insn-counters@' || true)
-	tmp_dtb= tmp_console= qemu=
+	tmp_dtb='' tmp_console='' qemu=''
 	trap 'rm -f "${ram:-}" "$tmp_dtb" "$tmp_console"' EXIT
 	trap '[ -n "$qemu" ] && kill "$qemu" 2>/dev/null; exit 143' TERM INT
 	if [ -n "$node" ] && [ "${VXU4_INSN_COUNT:-1}" = 0 ]; then
