@@ -758,7 +758,8 @@ def main(argv):
                                                for r in results]}, f, indent=1)
     # The tests the boot was asked for (vxu4.tests=A,B; all without it)
     # that left no result.
-    asked = at("eb_tests")[0].split(",") if at("eb_tests") else TESTS
+    asked_line = at("eb_tests")
+    asked = asked_line[0].split(",") if asked_line else TESTS
     missing = [t for t in asked if t not in tasks]
     checks = self_checks(em, board)
     if ktap:
