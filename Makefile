@@ -7,6 +7,7 @@
 #   make check    run every test; ends with "N passed, N failed"
 #   make check-physics  time dilation, util invariance and power meters alone (REPS=1)
 #   make check-pelt     PELT half-life under sched_pelt_multiplier=1, 2, 4 alone
+#   make check-boost    the board with boost OPPs (A15 1.9, 2.0 GHz turbo-mode) alone
 #   make kunit-arm  the KUnit suites that need no board, under kunit.py run --arch=arm
 #   make check-debug  the debug kernel (lockdep, KASAN, UBSAN, ...): system test, KUnit, stress
 #   make check-stress EAS under hotplug, governor and sched_energy_aware switches, under load
@@ -30,7 +31,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics check-pelt eas-behaviour check-debug check-stress kunit-arm bench pelt-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics check-pelt check-boost eas-behaviour check-debug check-stress kunit-arm bench pelt-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -134,6 +135,12 @@ check-physics: vxu4 initramfs tools
 	@VXU4_LOG=$(BUILD)/physics.log scripts/vxu4.sh boot vxu4.mode=physics \
 		vxu4.reps=$(or $(REPS),1)
 	@tools/testing/vxu4/physics-test.sh $(BUILD)/physics.log
+
+# The board with boost OPPs alone (make check runs it too): the A15's
+# BOOST_HZ (default 1.9 and 2.0 GHz) marked turbo-mode, one boot, then
+# the assertions (tools/testing/vxu4/boost-test.sh).
+check-boost: vxu4 initramfs tools
+	@tools/testing/vxu4/boost-test.sh
 
 # PELT's half-life under sched_pelt_multiplier=1, 2, 4 alone (make check
 # runs it too): three boots, then the assertions.

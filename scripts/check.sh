@@ -35,6 +35,9 @@
 #      placement that happened against the EM-optimal placement, late
 #      activations, noise, misfit migration (a boot of its own, alongside
 #      the stress test's)
+#  14. boost OPPs: the board with the A15's 1.9 and 2.0 GHz OPPs marked
+#      turbo-mode; cpufreq boost off and on, the capacities, one busy
+#      CPU's rate (it reaches a boost OPP only with boost on)
 #
 # "scripts/check.sh debug" (make check-debug) runs instead the debug
 # kernel's suites (lockdep, KASAN, UBSAN, debugobjects, hung task and
@@ -66,7 +69,7 @@ todo=0
 skipped=0
 only=${1:-all}
 case $only in
-all) nsuites=15 ;;
+all) nsuites=16 ;;
 debug) nsuites=4 ;;
 *) echo "usage: $0 [debug]" >&2; exit 2 ;;
 esac
@@ -266,6 +269,7 @@ suite "PELT half-life (sched_pelt_multiplier=1, 2, 4)" tools/testing/vxu4/pelt-t
 # A kernel build of its own (build/kunit-arm), after the boots.
 suite "KUnit without a board (kunit.py run --arch=arm)" tools/testing/vxu4/kunit-arm.sh
 suite "bad device trees: the kernel and eas-em agree" tools/testing/vxu4/baddt-test.sh
+suite "boost OPPs (cpufreq boost, capacity reference)" tools/testing/vxu4/boost-test.sh
 # LISA's EAS behaviour tests boot alongside the stress test (under icount
 # each QEMU uses one host core; neither judges host timing).
 tmp=$(mktemp -d)
