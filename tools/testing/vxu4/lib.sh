@@ -30,6 +30,17 @@ expect() {
 # The end: exits 0 only when nothing failed.
 finish() { ktap_finish; }
 
+# reported: the guest's console ($log) ends its report with "@end"; the
+# suite ends here when it does not.
+reported() {
+	if grep -qx "@end" < <(tr -d '\r' <"$log"); then
+		ok "guest booted and reported"
+	else
+		nok "guest booted and reported" "no @end in $log"
+		finish
+	fi
+}
+
 # The guest's "@KIND key=value" lines are read by vxu4log.py only. It is
 # called often: with the system's python3 (make deps installs it), whose
 # start is about 5 times quicker than a pyenv shim's, isolated (-I).
