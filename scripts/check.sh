@@ -36,8 +36,9 @@
 #      activations, noise, misfit migration (a boot of its own, alongside
 #      the stress test's)
 #  14. boost OPPs: the board with the A15's 1.9 and 2.0 GHz OPPs marked
-#      turbo-mode; cpufreq boost off and on, the capacities, one busy
-#      CPU's rate (it reaches a boost OPP only with boost on)
+#      turbo-mode; cpufreq boost off and on, the capacities, the A15s'
+#      rate with 1 to 4 of them busy under the load-aware boost budget
+#      (its default, off, and another budget)
 #
 # "scripts/check.sh debug" (make check-debug) runs instead the debug
 # kernel's suites (lockdep, KASAN, UBSAN, debugobjects, hung task and

@@ -12,9 +12,14 @@
 #    at each CPU's highest OPP, boost OPPs included (patch 0022): the
 #    same capacities as the board without turbo-mode;
 #  - the EM: the perf domain's top state is the CPU's capacity;
-#  - one busy loop on the highest-capacity CPU runs at the highest
-#    non-boost OPP with boost off, and at the highest OPP with boost on
-#    (schedutil's reference is the capacity's frequency);
+#  - busy loops on 1 to 4 of the highest-capacity CPUs: with boost off
+#    their cluster runs at its highest non-boost OPP; with boost on, at
+#    the highest boost OPP whose EM power for that many busy CPUs fits
+#    the boost budget (drivers/cpufreq/boost-budget.c, patch 0023; its
+#    default: all the domain's CPUs at the highest non-boost OPP, so one
+#    busy A15 runs at 2.0 GHz and four at 1.8 GHz), at the highest OPP
+#    with the budget off (boost_budget.enable=0), and as BUDGET_UW says
+#    with that budget (boost_budget.budget_uw=);
 #  - EAS started and is still on after the boost switches.
 #
 # Usage: boost-test.sh [CONSOLE_LOG]  (with a log: no boot, only assert;
@@ -29,6 +34,9 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
 dtb=$build/vxu4-boost.dtb
 boost_hz=${BOOST_HZ:-1900000000 2000000000}
+# The other budget tried, uW: on the XU4's A15s one busy CPU fits at
+# 2.0 GHz (1067 mW), two at 1.9 GHz (2 x 938 mW), three at no boost OPP.
+budget_uw=${BUDGET_UW:-2000000}
 
 # opp_table DTB CPU: the path of CPU's OPP table (its operating-points-v2)
 opp_table() {
@@ -72,7 +80,8 @@ else
 		fdtput "$dtb" "$a15/opp-$hz" turbo-mode ||
 			{ echo "boost-test.sh: $dtb has no $a15/opp-$hz (BOOST_HZ)" >&2; exit 2; }
 	done
-	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=boost >/dev/null
+	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=boost \
+		vxu4.budget_uw="$budget_uw" >/dev/null
 	echo "(console log: build/boost-test.log)"
 fi
 reported
@@ -113,27 +122,50 @@ for ((c = 0; c < ncpus; c++)); do
 	expect "cpu$c: capacity at its highest OPP, boost OPPs included" "$want" "$got"
 done
 
-# The EM: the top state of the busy CPU's perf domain is its capacity.
-busy0=$(at boost_busy | grep "boost=0 ")
-big=$(value cpu <<<"$busy0")
-top_perf=$(at em_ps | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^khz=/) k = substr($i, 5) + 0; print k, $0 }' |
-	sort -n | tail -1 | grep -o 'performance=[0-9]*' | cut -d= -f2)
+# The EM: the top state of the big CPUs' perf domain is their capacity.
+bigline=$(at boost_big)
+big=$(value cpu <<<"$bigline")
+bigcpus=$(value cpus <<<"$bigline" | tr ',' ' ')
+# em: "kHz performance power" per state, ascending
+em=$(at em_ps | awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	print v["khz"], v["performance"], v["power"] }' | sort -n)
 expect "cpu$big's EM: its top state's performance is its capacity" \
-	"$(at capacity | grep "cpu=$big " | value capacity)" "$top_perf"
+	"$(at capacity | grep "cpu=$big " | value capacity)" "$(tail -1 <<<"$em" | cut -d' ' -f2)"
 
-# One busy CPU: at the highest non-boost OPP, then (boost on) the highest.
+# The boost budget (drivers/cpufreq/boost-budget.c): a boost OPP only
+# while N busy CPUs' EM power at it (N x its power) fits the budget,
+# by default all the domain's CPUs at the highest non-boost OPP.
 t=$(opp_table "$dtb" "$big")
 plain=$(opp_khz "$dtb" "$t" plain | tail -1)
-for b in 0 1; do
-	want=$plain
-	[ "$b" = 1 ] && want=${fmax[$big]}
-	khz=$(at boost_busy | grep "boost=$b " | value khz)
-	bad=$(tr ',' '\n' <<<"$khz" | grep -vx "$want" | paste -sd,)
+nbig=$(wc -w <<<"$bigcpus")
+default_uw=$(awk -v f="$plain" -v n="$nbig" '$1 == f { print $3 * n }' <<<"$em")
+# allowed N BUDGET_UW: the highest state above $plain that N busy CPUs
+# may use, else $plain
+allowed() {
+	awk -v n="$1" -v b="$2" -v f="$plain" '$1 > f && n * $3 <= b { a = $1 } END { print a ? a : f }' <<<"$em"
+}
+budget_lines=$(at dmesg | grep -c "boost-budget: CPUs .*: boost OPPs above")
+expect "the boost budget took the policies with boost OPPs (1 of 2)" 1 "$budget_lines"
+# busy CASE N WANT_KHZ WHY: every sample of that case at WANT_KHZ
+busy() {
+	local khz bad
+	khz=$(at boost_busy | grep "case=$1 busy=$2 " | value khz)
+	bad=$(tr ',' '\n' <<<"$khz" | grep -vx "$3" | paste -sd,)
 	if [ -n "$khz" ] && [ -z "$bad" ]; then
-		ok "one busy loop on cpu$big, boost $b: its cluster at $want kHz (samples $khz)"
+		ok "$2 busy on cpus $bigcpus, $1: the cluster at $3 kHz ($4; samples $khz)"
 	else
-		nok "one busy loop on cpu$big, boost $b: its cluster at $want kHz" "samples: ${khz:-none}"
+		nok "$2 busy on cpus $bigcpus, $1: the cluster at $3 kHz ($4)" "samples: ${khz:-none}"
 	fi
+}
+busy boost0 1 "$plain" "boost off: the highest non-boost OPP"
+busy boost0 4 "$plain" "boost off"
+for n in 1 4; do
+	busy boost1 "$n" "$(allowed "$n" "$default_uw")" "boost on, default budget $default_uw uW"
+done
+busy budget_off 4 "${fmax[$big]}" "boost_budget.enable=0: the highest OPP"
+budget=$(at boost_busy | grep -o "case=budget_uw=[0-9]*" | head -1 | cut -d= -f3)
+for n in 1 2 3; do
+	busy "budget_uw=$budget" "$n" "$(allowed "$n" "$budget")" "boost_budget.budget_uw=$budget"
 done
 
 if [ "$(at dmesg | grep -c "starting EAS")" -gt 0 ] && [ "$(at eas | value sched_energy_aware)" = 1 ]; then

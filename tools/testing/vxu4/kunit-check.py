@@ -54,6 +54,7 @@ SUITES = {
     "energy_model_cpu": "board",
     "energy_model_cpu_mask": "noem",
     "sched_pelt_multiplier": "board",
+    "cpufreq_boost_budget": "board",
 }
 BOARD_FREE = ("clk-virt-cluster-register", "clk-virt-cluster",
               "energy_model_device", "energy_model_cost", "energy_model_energy",
