@@ -92,17 +92,17 @@ fi
 
 # cpufreq: per policy, its CPUs' table from the DTB.
 ncpus=$(at capacity | wc -l)
-declare -A dmips fmax
+declare -A dmips fmax fplain
 for ((c = 0; c < ncpus; c++)); do
 	t=$(opp_table "$dtb" "$c") || { nok "cpu$c has an OPP table in $dtb" ""; continue; }
 	dmips[$c]=$(fdtget "$dtb" "/cpus/cpu@$c" capacity-dmips-mhz)
 	fmax[$c]=$(opp_khz "$dtb" "$t" all | tail -1)
-	plain=$(opp_khz "$dtb" "$t" plain | tail -1)
+	fplain[$c]=$(opp_khz "$dtb" "$t" plain | tail -1)
 	turbo=$(opp_khz "$dtb" "$t" turbo | paste -sd,)
 	for b in 0 1; do
 		line=$(at boost_policy | grep "boost=$b " | grep "policy=policy$c " || true)
 		[ -n "$line" ] || continue	# not the policy's first CPU
-		want=$plain what="highest OPP${turbo:+ without turbo-mode}"
+		want=${fplain[$c]} what="highest OPP${turbo:+ without turbo-mode}"
 		[ "$b" = 1 ] && want=${fmax[$c]} what="highest OPP"
 		expect "policy$c, boost $b: scaling_max_freq is its $what" \
 			"$want" "$(value scaling_max_freq <<<"$line")"
@@ -136,8 +136,7 @@ expect "cpu$big's EM: its top state's performance is its capacity" \
 # The boost budget (drivers/cpufreq/boost-budget.c): a boost OPP only
 # while N busy CPUs' EM power at it (N x its power) fits the budget,
 # by default all the domain's CPUs at the highest non-boost OPP.
-t=$(opp_table "$dtb" "$big")
-plain=$(opp_khz "$dtb" "$t" plain | tail -1)
+plain=${fplain[$big]}
 nbig=$(wc -w <<<"$bigcpus")
 default_uw=$(awk -v f="$plain" -v n="$nbig" '$1 == f { print $3 * n }' <<<"$em")
 # allowed N BUDGET_UW: the highest state above $plain that N busy CPUs
