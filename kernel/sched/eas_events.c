@@ -5,7 +5,7 @@
  * The scheduler marks where Energy-Aware Scheduling decides with bare
  * tracepoints (DECLARE_TRACE in include/trace/events/sched.h): no trace
  * event, so that no tracefs ABI grows from the scheduler's internals, and
- * analysis tools attach their own module to them. This attaches to three of
+ * analysis tools attach their own module to them. This attaches to four of
  * them and emits trace events, in tracefs events/sched_eas/:
  *
  *  - sched_overutilized, from sched_overutilized_tp: the root domain's
@@ -21,6 +21,10 @@
  *    load_avg, runnable_avg) at each update, with the PELT clock of the
  *    update: what EAS and schedutil see of a task, and how fast it follows
  *    the task's behaviour (sched_pelt_multiplier=).
+ *  - sched_cpu_capacity, from sched_cpu_capacity_tp: a CPU's capacity as
+ *    load balancing updates it, with the cpufreq and hardware pressures
+ *    it takes off: whether a cap on a policy's frequency (thermal, a boost
+ *    limit, scaling_max_freq) reached the scheduler.
  *
  * Each probe is attached to its tracepoint only while its event is enabled
  * in tracefs (TRACE_EVENT_FN's reg and unreg, through a work item: the
@@ -31,6 +35,7 @@
 #include <linux/workqueue.h>
 
 #include "sched.h"
+#include "pelt.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/sched_eas.h>
@@ -55,6 +60,15 @@ static void sched_eas_pelt_se(void *data, struct sched_entity *se)
 		return;
 	trace_sched_pelt_task(task_of(se), cpu_of(rq_of(cfs_rq_of(se))),
 			      &se->avg);
+}
+
+static void sched_eas_cpu_capacity(void *data, struct rq *rq)
+{
+	int cpu = cpu_of(rq);
+
+	trace_sched_cpu_capacity(cpu, rq->cpu_capacity,
+				 arch_scale_cpu_capacity(cpu),
+				 cpufreq_get_pressure(cpu), hw_load_avg(rq));
 }
 
 static int sched_eas_attach_overutilized(void)
@@ -89,10 +103,22 @@ static void sched_eas_detach_pelt_task(void)
 	unregister_trace_pelt_se_tp(sched_eas_pelt_se, NULL);
 }
 
+static int sched_eas_attach_cpu_capacity(void)
+{
+	return register_trace_sched_cpu_capacity_tp(sched_eas_cpu_capacity,
+						    NULL);
+}
+
+static void sched_eas_detach_cpu_capacity(void)
+{
+	unregister_trace_sched_cpu_capacity_tp(sched_eas_cpu_capacity, NULL);
+}
+
 enum sched_eas_event {
 	SCHED_EAS_OVERUTILIZED,
 	SCHED_EAS_COMPUTE_ENERGY,
 	SCHED_EAS_PELT_TASK,
+	SCHED_EAS_CPU_CAPACITY,
 	SCHED_EAS_NR_EVENTS,
 };
 
@@ -107,6 +133,8 @@ static const struct {
 		sched_eas_attach_compute_energy, sched_eas_detach_compute_energy },
 	[SCHED_EAS_PELT_TASK] = { "sched_pelt_task",
 		sched_eas_attach_pelt_task, sched_eas_detach_pelt_task },
+	[SCHED_EAS_CPU_CAPACITY] = { "sched_cpu_capacity",
+		sched_eas_attach_cpu_capacity, sched_eas_detach_cpu_capacity },
 };
 
 /*
@@ -230,4 +258,28 @@ int sched_eas_pelt_task_reg(void)
 void sched_eas_pelt_task_unreg(void)
 {
 	sched_eas_disable(SCHED_EAS_PELT_TASK);
+}
+
+/**
+ * sched_eas_cpu_capacity_reg() - attach the sched_cpu_capacity event
+ *
+ * Called by the tracing core when the event is enabled; the probe is
+ * attached to sched_cpu_capacity_tp by a work item just after.
+ *
+ * Return: 0.
+ */
+int sched_eas_cpu_capacity_reg(void)
+{
+	return sched_eas_enable(SCHED_EAS_CPU_CAPACITY);
+}
+
+/**
+ * sched_eas_cpu_capacity_unreg() - detach the sched_cpu_capacity event
+ *
+ * Called by the tracing core when the event is disabled; the probe is
+ * detached by a work item just after.
+ */
+void sched_eas_cpu_capacity_unreg(void)
+{
+	sched_eas_disable(SCHED_EAS_CPU_CAPACITY);
 }

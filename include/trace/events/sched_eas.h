@@ -23,6 +23,8 @@ int sched_eas_compute_energy_reg(void);
 void sched_eas_compute_energy_unreg(void);
 int sched_eas_pelt_task_reg(void);
 void sched_eas_pelt_task_unreg(void);
+int sched_eas_cpu_capacity_reg(void);
+void sched_eas_cpu_capacity_unreg(void);
 
 /*
  * The root domain's overutilized flag, as the scheduler sets it: set at
@@ -97,6 +99,41 @@ TRACE_EVENT_FN(sched_pelt_task,
 			 __entry->util_avg, __entry->load_avg,
 			 __entry->runnable_avg, __entry->update_time),
 	       sched_eas_pelt_task_reg, sched_eas_pelt_task_unreg
+);
+
+/*
+ * A CPU's capacity for CFS tasks, each time load balancing updates it
+ * (update_cpu_capacity()), in capacity units out of 1024: @capacity, the
+ * scheduler's (its original capacity less the larger of the two
+ * pressures, less RT, deadline and IRQ time), @capacity_orig
+ * (arch_scale_cpu_capacity(), the sysfs cpu_capacity), @cpufreq_pressure
+ * (the capacity that cpufreq's limit on the policy's maximum frequency
+ * removes, cpufreq_update_pressure()) and @hw_pressure (the PELT average
+ * of the hardware pressure, hw_load_avg()). What the scheduler and EAS
+ * take as the most a CPU can do while a frequency cap holds.
+ */
+TRACE_EVENT_FN(sched_cpu_capacity,
+	       TP_PROTO(int cpu, unsigned long capacity,
+			unsigned long capacity_orig,
+			unsigned long cpufreq_pressure,
+			unsigned long hw_pressure),
+	       TP_ARGS(cpu, capacity, capacity_orig, cpufreq_pressure,
+		       hw_pressure),
+	       TP_STRUCT__entry(__field(int, cpu)
+				__field(unsigned long, capacity)
+				__field(unsigned long, capacity_orig)
+				__field(unsigned long, cpufreq_pressure)
+				__field(unsigned long, hw_pressure)),
+	       TP_fast_assign(__entry->cpu = cpu;
+			      __entry->capacity = capacity;
+			      __entry->capacity_orig = capacity_orig;
+			      __entry->cpufreq_pressure = cpufreq_pressure;
+			      __entry->hw_pressure = hw_pressure;),
+	       TP_printk("cpu=%d capacity=%lu capacity_orig=%lu cpufreq_pressure=%lu hw_pressure=%lu",
+			 __entry->cpu, __entry->capacity,
+			 __entry->capacity_orig, __entry->cpufreq_pressure,
+			 __entry->hw_pressure),
+	       sched_eas_cpu_capacity_reg, sched_eas_cpu_capacity_unreg
 );
 
 #endif /* _TRACE_SCHED_EAS_H */

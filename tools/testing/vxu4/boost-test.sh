@@ -20,7 +20,14 @@
 #    default: all the domain's CPUs at the highest non-boost OPP, so one
 #    busy A15 runs at 2.0 GHz and four at 1.8 GHz), at the highest OPP
 #    with the budget off (boost_budget.enable=0), and as BUDGET_UW says
-#    with that budget (boost_budget.budget_uw=);
+#    with that budget (boost_budget.budget_uw=), and when boost is
+#    turned on while four run, the default budget still holds (patch 0026:
+#    without it the boost switch set the policy's maximum past the
+#    budget's request);
+#  - the policy's maximum (scaling_max_freq) is that rate in each case;
+#  - the scheduler sees each cap (trace event sched_eas/sched_cpu_capacity
+#    over the same samples): the busy CPUs' cpufreq pressure is the
+#    capacity the cap takes off, their capacity is what is left;
 #  - EAS started and is still on after the boost switches.
 #
 # Usage: boost-test.sh [CONSOLE_LOG]  (with a log: no boot, only assert;
@@ -39,48 +46,13 @@ boost_hz=${BOOST_HZ:-1900000000 2000000000}
 # 2.0 GHz (1067 mW), two at 1.9 GHz (2 x 938 mW), three at no boost OPP.
 budget_uw=${BUDGET_UW:-2000000}
 
-# opp_table DTB CPU: the path of CPU's OPP table (its operating-points-v2)
-opp_table() {
-	local ph n
-	ph=$(fdtget -t x "$1" "/cpus/cpu@$2" operating-points-v2) || return 1
-	for n in $(fdtget -l "$1" /); do
-		[ "$(fdtget -t x "$1" "/$n" phandle 2>/dev/null)" = "$ph" ] && { echo "/$n"; return 0; }
-	done
-	return 1
-}
-# opp_khz DTB TABLE [turbo|plain|all]: the table's OPPs in kHz, sorted
-opp_khz() {
-	local o hz
-	for o in $(fdtget -l "$1" "$2"); do
-		if fdtget "$1" "$2/$o" turbo-mode >/dev/null 2>&1; then
-			[ "$3" = plain ] && continue
-		else
-			[ "$3" = turbo ] && continue
-		fi
-		read -r hi lo < <(fdtget -t u "$1" "$2/$o" opp-hz)
-		hz=$(( (hi << 32) + lo ))
-		echo $((hz / 1000))
-	done | sort -n
-}
-
 if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/boost-test.log
 	rm -f "$log"
-	cp "$build/vxu4.dtb" "$dtb" || exit 2
-	# The table of the CPUs named Cortex-A15.
-	a15=''
-	for n in $(fdtget -l "$dtb" /cpus | grep '^cpu@'); do
-		if fdtget "$dtb" "/cpus/$n" compatible | grep -q cortex-a15; then
-			a15=$(opp_table "$dtb" "${n#cpu@}") && break
-		fi
-	done
-	[ -n "$a15" ] || { echo "boost-test.sh: no Cortex-A15 with an OPP table in $dtb: make it again (make run)" >&2; exit 2; }
-	for hz in $boost_hz; do
-		fdtput "$dtb" "$a15/opp-$hz" turbo-mode ||
-			{ echo "boost-test.sh: $dtb has no $a15/opp-$hz (BOOST_HZ)" >&2; exit 2; }
-	done
+	# shellcheck disable=SC2086
+	boost_dtb "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
 	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=boost \
 		vxu4.budget_uw="$budget_uw" >/dev/null
 	echo "(console log: build/boost-test.log)"
@@ -161,6 +133,49 @@ busy() {
 	else
 		nok "$2 busy on cpus $bigcpus, $1: the cluster at $3 kHz in most samples ($4)" "samples: ${khz:-none}"
 	fi
+	limit "$1" "$2" "$3"
+	pressure "$1" "$2" "$3"
+}
+# limit CASE N CAP_KHZ: the policy's maximum (scaling_max_freq, policy->max)
+# is CAP_KHZ in most of that case's samples: the limit itself, which
+# schedutil's cached choice can hide from the rate (patch 0026: turning
+# boost on set it to the highest boost OPP past the budget's request)
+limit() {
+	local max good n
+	max=$(at boost_busy | grep "case=$1 busy=$2 " | value max_khz)
+	n=$(tr ',' '\n' <<<"$max" | grep -c .)
+	good=$(tr ',' '\n' <<<"$max" | grep -cx "$3")
+	if [ "$n" -gt 0 ] && [ $((good * 2)) -gt "$n" ]; then
+		ok "$2 busy, $1: the policy's maximum is $3 kHz ($good of $n samples)"
+	else
+		nok "$2 busy, $1: the policy's maximum is $3 kHz in most samples" "samples: ${max:-none}"
+	fi
+}
+# pressure CASE N CAP_KHZ: the scheduler saw that case's cap: the median
+# cpufreq pressure of the busy CPUs' capacity updates (trace event
+# sched_eas/sched_cpu_capacity) is what cpufreq_update_pressure() makes of
+# CAP_KHZ against the capacity's reference, the highest OPP (patch 0022):
+# orig - orig * CAP / fmax (0 at fmax); the CPU's capacity is at most its
+# original capacity less that pressure, and at most 2% under it (the rest
+# is RT, deadline and IRQ time, little on a CPU that runs a busy loop)
+pressure() {
+	local line orig want got cap
+	line=$(at boost_capacity | grep "case=$1 busy=$2 " || true)
+	if [ -z "$line" ] || [ "$(value events <<<"$line")" = 0 ]; then
+		nok "$2 busy, $1: the scheduler updated the big CPUs' capacity" "${line:-no @boost_capacity line}"
+		return
+	fi
+	orig=$(value capacity_orig <<<"$line")
+	want=$(( $3 >= fmax[$big] ? 0 : orig - orig * $3 / fmax[$big] ))
+	got=$(value cpufreq_pressure <<<"$line")
+	cap=$(value capacity <<<"$line")
+	if [ "$got" = "$want" ] && [ "$cap" -le $((orig - want)) ] &&
+		[ $((cap * 100)) -ge $(((orig - want) * 98)) ]; then
+		ok "$2 busy, $1: cpufreq pressure $got for the cap at $3 kHz, capacity $cap of $orig"
+	else
+		nok "$2 busy, $1: cpufreq pressure $want for the cap at $3 kHz, capacity $((orig - want)) or up to 2% under" \
+			"$line"
+	fi
 }
 busy boost0 1 "$plain" "boost off: the highest non-boost OPP"
 busy boost0 4 "$plain" "boost off"
@@ -172,6 +187,7 @@ budget=$(at boost_busy | grep -o "case=budget_uw=[0-9]*" | head -1 | cut -d= -f3
 for n in 1 2 3; do
 	busy "budget_uw=$budget" "$n" "$(allowed "$n" "$budget")" "boost_budget.budget_uw=$budget"
 done
+busy switch 4 "$(allowed 4 "$default_uw")" "boost turned on while they ran, default budget"
 
 if [ "$(at dmesg | grep -c "starting EAS")" -gt 0 ] && [ "$(at eas | value sched_energy_aware)" = 1 ]; then
 	ok "EAS started and is on after the boost switches"

@@ -122,3 +122,6 @@ within() {
 		nok "$1" "expected $2 within $4%, got $3 ($d%)"
 	fi
 }
+
+# The DTB helpers (opp_table, opp_khz, boost_dtb)
+. "$(dirname "${BASH_SOURCE[0]}")/dtb-lib.sh"
