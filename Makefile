@@ -13,6 +13,7 @@
 #   make check-stress EAS under hotplug, governor and sched_energy_aware switches, under load
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make pelt-bench  PELT half-life 32/16/8 ms compared: RampUp, frames, energy
+#   make boost-bench  boost OPPs: none, always, the load-aware budget compared
 #   make eas-behaviour  LISA's EAS behaviour tests against the EM-optimal placement
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
@@ -31,7 +32,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics check-pelt check-boost eas-behaviour check-debug check-stress kunit-arm bench pelt-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics check-pelt check-boost eas-behaviour check-debug check-stress kunit-arm bench pelt-bench boost-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -87,7 +88,10 @@ $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
 # Our guest tools, cross-built static, go into the initramfs too.
 GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench \
 	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench $(BUILD)/guest-tools/usr/lib/vxu4/bench-lib \
-	$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour
+	$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour $(BUILD)/guest-tools/usr/bin/vxu4-boost-bench
+$(BUILD)/guest-tools/usr/bin/vxu4-boost-bench: tools/testing/vxu4/guest/boost-bench
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour: tools/testing/vxu4/guest/eas-behaviour
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
@@ -151,6 +155,12 @@ check-pelt: vxu4 initramfs tools
 # tools/testing/vxu4/pelt-bench.sh): RampUp, frames, energy; table and plot.
 pelt-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/pelt-bench.sh
+
+# Boost OPPs compared: no boost, boost always, the load-aware boost budget
+# (ITER, WORK_MS, TAR_DIRS: tools/testing/vxu4/boost-bench.sh): 1-4 threads
+# of fixed work and tar -czf; time, energy, power; table and plot.
+boost-bench: vxu4 initramfs tools
+	@tools/testing/vxu4/boost-bench.sh
 
 # LISA's EAS behaviour tests (make check runs them too): one boot, then
 # the judgement against the EM-optimal placement; table and plots in

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make boost-bench: boost OPPs compared on the virtual XU4 (issue 14, after
+# the LAB governor's Exynos4412 measurements), EAS on, schedutil. The board
+# with boost OPPs (the A15's 1.9 and 2.0 GHz turbo-mode, build/vxu4-boost.dtb
+# as make check-boost makes it), one boot (vxu4.mode=boostbench) running
+# vxu4-boost-bench (tools/testing/vxu4/guest/boost-bench), which switches
+# three configurations at run time:
+#   noboost  cpufreq boost off (the A15s at 1.8 GHz at most)
+#   boost    boost on for any load (boost_budget.enable=0)
+#   budget   boost on under the load-aware boost budget, its default
+# and runs in each, ITER times:
+#   - Dhrystone-like: 1, 2, 3, 4 threads of fixed CPU work (WORK_MS ms of an
+#     A15 at 2.0 GHz each) pinned on the A15s: time, energy, mean and peak
+#     cluster power;
+#   - busybox tar -czf of a fixed tree (TAR_DIRS, the guest's own files,
+#     copied into a tmpfs): time and energy.
+# Then tools/testing/vxu4/boost-report.py: mean and RSD per configuration
+# and case, and the seed's table: performance and energy change against
+# noboost per thread count; a plot.
+# IPA (the thermal power allocator) is a row marked "not built": the
+# virtual board has no thermal sensor (issue 14's optional part).
+#
+# Environment (defaults):
+#   ITER=10        iterations
+#   WORK_MS=1000   each thread's work, ms of an A15 at its highest OPP
+#   TAR_DIRS=/usr/lib  guest directories to archive (comma-separated; the
+#                  guest's shared libraries, 2.7 MB)
+# Results in build/boost-bench/<date>/: boost-bench.log (console),
+# runs.csv, summary.json, report.txt, boost.png.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=$top/build
+# shellcheck source=tools/testing/vxu4/dtb-lib.sh
+. "$top/tools/testing/vxu4/dtb-lib.sh"
+iter=${ITER:-10} work_ms=${WORK_MS:-1000} tar_dirs=${TAR_DIRS:-/usr/lib}
+boost_hz=${BOOST_HZ:-1900000000 2000000000}
+
+bad() { echo "boost-bench.sh: $*" >&2; exit 2; }
+for v in iter work_ms; do
+	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || bad "${v^^}=${!v}: want a whole number, at least 1"
+done
+[[ $tar_dirs =~ ^/[^\ ]*$ ]] || bad "TAR_DIRS=$tar_dirs: want absolute guest paths, comma-separated, no spaces"
+[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make boost-bench does)"
+
+out=$build/boost-bench/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+dtb=$out/vxu4-boost.dtb
+# shellcheck disable=SC2086
+boost_dtb "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
+echo "==> boost comparison: ITER=$iter WORK_MS=$work_ms TAR_DIRS=$tar_dirs, results in ${out#"$top"/}"
+t0=$(date +%s)
+VXU4_DTB=$dtb VXU4_LOG=$out/boost-bench.log VXU4_TIMEOUT=${VXU4_TIMEOUT:-14400} \
+	"$top/scripts/vxu4.sh" boot vxu4.mode=boostbench vxu4.iter="$iter" \
+	vxu4.work_ms="$work_ms" vxu4.tar_dirs="$tar_dirs" >/dev/null ||
+	echo "boost-bench.sh: the boot failed (see $out/boost-bench.log)" >&2
+echo "==> boot done in $(($(date +%s) - t0)) s"
+"$top/tools/testing/vxu4/boost-report.py" "$out" "$out/boost-bench.log"

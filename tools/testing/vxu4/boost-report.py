@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""boost-report.py OUT_DIR LOG: the boost comparison's tables.
+
+Reads the console log of make boost-bench's boot (vxu4-boost-bench,
+tools/testing/vxu4/guest/boost-bench: configurations noboost, boost and
+budget; cases 1-4 threads of fixed work and tar -czf) and writes, in
+OUT_DIR:
+  runs.csv       one row per run (configuration, case, iteration)
+  summary.json   mean and RSD of each metric per configuration and case,
+                 and the changes against noboost
+  report.txt     the metrics as mean (RSD %) per configuration and case;
+                 the seed's table: performance and energy change against
+                 noboost per thread count and for tar, boost always and
+                 the load-aware budget; whether the seed's finding holds
+  boost.png      the two changes per case (gnuplot)
+Performance is work over time (the same work in every run): its change is
+time(noboost) / time - 1. Energy is both cluster meters over the run's
+window. The seed's finding holds here when the budget keeps at least half
+of boost's single-thread performance gain and drops at least half of its
+four-thread energy cost ("most of").
+Exit: 0; 1 the log lacks runs (an "@boostbench_error" line, a missing
+meter reading, or fewer iterations than asked: named, nothing written as
+whole); 2 bad usage or an unreadable log.
+"""
+
+import csv
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vxu4log  # noqa: E402
+
+CONFIGS = ("noboost", "boost", "budget")
+TITLES = {"noboost": "no boost (max 1.8 GHz)", "boost": "boost always",
+          "budget": "load-aware budget", "ipa": "IPA"}
+CASES = (("dhry", 1), ("dhry", 2), ("dhry", 3), ("dhry", 4), ("tar", 1))
+# (key, column title, format)
+METRICS = (
+    ("time_s", "time (s)", "{:.3f}"),
+    ("energy_j", "energy (J)", "{:.3f}"),
+    ("a15_w", "A15 mean power (W)", "{:.3f}"),
+    ("a15_peak_w", "A15 peak power (W)", "{:.3f}"),
+    ("a7_peak_w", "A7 peak power (W)", "{:.3f}"),
+    ("boost_pct", "A15 at a boost OPP (% of the run)", "{:.1f}"),
+)
+# The seed (LAB on an Exynos4412): performance and battery charge change
+# of its boost OPP against none.
+SEED = {("dhry", 1): (10, 5), ("dhry", 4): (9, 29), ("tar", 1): (6, 10)}
+
+
+def die(msg, code=1):
+    print(f"boost-report: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+def case_name(case):
+    kind, n = case
+    return f"{n} thread{'s' if n > 1 else ''}" if kind == "dhry" else "tar -czf"
+
+
+def parse(log):
+    lines = vxu4log.read_lines(log, "run make boost-bench")
+    errors = vxu4log.at_lines(lines, "boostbench_error")
+    if errors:
+        die(f"{log}: the guest reported errors: {'; '.join(errors)}")
+    head = [vxu4log.kv(t) for t in vxu4log.at_lines(lines, "boostbench")]
+    if not head:
+        die(f"{log}: no @boostbench line: the boot did not run vxu4-boost-bench "
+            "(see the log's end)")
+    head = head[0]
+    done = vxu4log.at_lines(lines, "boostbench_done")
+    if not done:
+        die(f"{log}: no @boostbench_done line: the boot stopped early (timeout?)")
+    boost_khz = {int(k) for k in head["boost_khz"].split(",") if k}
+    runs = {}
+    for t in vxu4log.at_lines(lines, "boostbench_run"):
+        r = vxu4log.kv(t)
+        key = (r["cfg"], (r["case"], int(r["threads"])), int(r["iter"]))
+        bad = [k for k in ("time_ns", "energy_a7_uj", "energy_a15_uj",
+                           "peak_a7_uw", "peak_a15_uw") if not r.get(k, "none").isdigit()]
+        if bad:
+            die(f"{log}: {key[0]} {case_name(key[1])} iteration {key[2]}: "
+                f"no {', '.join(bad)} ({t})")
+        window = int(r["window_ns"]) / 1e9
+        e7, e15 = int(r["energy_a7_uj"]) / 1e6, int(r["energy_a15_uj"]) / 1e6
+        res = {}
+        if r["a15_khz"] != "none":
+            for kv in r["a15_khz"].split(","):
+                k, ms = kv.split(":")
+                res[int(k)] = int(ms)
+        runs[key] = dict(
+            time_s=int(r["time_ns"]) / 1e9, energy_j=e7 + e15, a15_w=e15 / window,
+            a15_peak_w=int(r["peak_a15_uw"]) / 1e6, a7_peak_w=int(r["peak_a7_uw"]) / 1e6,
+            boost_pct=100.0 * sum(ms for k, ms in res.items() if k in boost_khz)
+            / (window * 1000))
+    want = int(head["iter"])
+    for cfg in CONFIGS:
+        for case in CASES:
+            missing = [i for i in range(1, want + 1) if (cfg, case, i) not in runs]
+            if missing:
+                die(f"{log}: {cfg} {case_name(case)}: no run for iteration(s) "
+                    f"{', '.join(map(str, missing))} of {want}")
+    return head, runs, want
+
+
+def plot(changes, out):
+    dat = os.path.join(out, "boost.dat")
+    with open(dat, "w") as f:
+        f.write("case boost_perf boost_energy budget_perf budget_energy\n")
+        for case in CASES:
+            c = changes[case]
+            f.write(f"\"{case_name(case)}\" {c['boost']['perf_pct']:.2f} "
+                    f"{c['boost']['energy_pct']:.2f} {c['budget']['perf_pct']:.2f} "
+                    f"{c['budget']['energy_pct']:.2f}\n")
+    script = f"""
+set terminal pngcairo size 900,520 noenhanced
+set output '{os.path.join(out, "boost.png")}'
+set multiplot layout 1,2 title 'Boost OPPs on the virtual Odroid-XU4 (A15 1.9, 2.0 GHz), EAS on: change against no boost'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set grid ytics
+set key top left
+set xtics rotate by -30
+set ylabel '%'
+set title 'performance'
+plot '{dat}' using 2:xtic(1) title 'boost always', '' using 4 title 'load-aware budget'
+set title 'energy'
+plot '{dat}' using 3:xtic(1) title 'boost always', '' using 5 title 'load-aware budget'
+unset multiplot
+"""
+    return vxu4log.gnuplot(script, "boost-report")
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__.split("\n\n")[0], file=sys.stderr)
+        sys.exit(2)
+    out, log = sys.argv[1], sys.argv[2]
+    head, runs, iters = parse(log)
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["config", "case", "threads", "iter"] + [k for k, _, _ in METRICS])
+        for (cfg, (kind, n), it), r in sorted(runs.items()):
+            w.writerow([cfg, kind, n, it] + [r[k] for k, _, _ in METRICS])
+    summary = {}
+    for cfg in CONFIGS:
+        for case in CASES:
+            vals = [runs[(cfg, case, i)] for i in range(1, iters + 1)]
+            summary.setdefault(cfg, {})[case] = {
+                k: dict(zip(("mean", "rsd_pct"), vxu4log.mean_rsd([v[k] for v in vals])))
+                for k, _, _ in METRICS}
+    changes = {}
+    for case in CASES:
+        base = summary["noboost"][case]
+        for cfg in CONFIGS[1:]:
+            s = summary[cfg][case]
+            changes.setdefault(case, {})[cfg] = dict(
+                perf_pct=(base["time_s"]["mean"] / s["time_s"]["mean"] - 1) * 100,
+                energy_pct=(s["energy_j"]["mean"] / base["energy_j"]["mean"] - 1) * 100)
+    kept = changes[("dhry", 1)]["budget"]["perf_pct"] / changes[("dhry", 1)]["boost"]["perf_pct"] \
+        if changes[("dhry", 1)]["boost"]["perf_pct"] else float("nan")
+    dropped = 1 - changes[("dhry", 4)]["budget"]["energy_pct"] \
+        / changes[("dhry", 4)]["boost"]["energy_pct"] \
+        if changes[("dhry", 4)]["boost"]["energy_pct"] else float("nan")
+    holds = kept >= 0.5 and dropped >= 0.5
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump(dict(
+            setup=head,
+            metrics={cfg: {case_name(c): v for c, v in d.items()} for cfg, d in summary.items()},
+            changes={case_name(c): v for c, v in changes.items()},
+            single_thread_gain_kept=kept, four_thread_cost_dropped=dropped,
+            seed_finding_holds=holds), f, indent=1)
+
+    lines = [f"Boost OPPs on the virtual Odroid-XU4 (A15 boost OPPs {head['boost_khz']} kHz), "
+             f"EAS on, schedutil; mean (RSD %) over {iters} iterations; guest time (QEMU icount)",
+             f"work per thread: {head['work_ms']} ms of an A15 at {head['fmax_khz']} kHz "
+             f"({head['loops']} loops); tar -czf of {head['tar_dirs']} "
+             f"({head['tree_files']} files, {head['tree_kb']} KiB) in a tmpfs; boost budget "
+             f"default {head['budget_default_uw']} uW", ""]
+    hdr = ["configuration", "case", *[t for _, t, _ in METRICS]]
+    rows = []
+    for cfg in CONFIGS:
+        for case in CASES:
+            s = summary[cfg][case]
+            rows.append([TITLES[cfg], case_name(case), *[
+                f"{fmt.format(s[k]['mean'])} ({s[k]['rsd_pct']:.1f})" for k, _, fmt in METRICS]])
+    rows.append([TITLES["ipa"], "all", *["not built"] * len(METRICS)])
+    widths = [max(len(r[i]) for r in [hdr] + rows) for i in range(len(hdr))]
+    for r in [hdr] + rows:
+        lines.append(" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines += ["", "IPA: not built (the virtual board has no thermal sensor; issue 14's "
+              "optional emulated TMU).", "",
+              "Against no boost (the seed's table): performance change / energy change, %"]
+    hdr = ["case", "boost always", "load-aware budget", "seed (LAB, Exynos4412)"]
+    rows = []
+    for case in CASES:
+        c = changes[case]
+        seed = SEED.get(case)
+        rows.append([case_name(case),
+                     f"{c['boost']['perf_pct']:+.1f} / {c['boost']['energy_pct']:+.1f}",
+                     f"{c['budget']['perf_pct']:+.1f} / {c['budget']['energy_pct']:+.1f}",
+                     f"+{seed[0]} / +{seed[1]} (charge)" if seed else "-"])
+    widths = [max(len(r[i]) for r in [hdr] + rows) for i in range(len(hdr))]
+    for r in [hdr] + rows:
+        lines.append(" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines += ["",
+              f"The budget keeps {kept * 100:.0f}% of boost's single-thread performance gain "
+              f"and drops {dropped * 100:.0f}% of its four-thread energy cost: the seed's "
+              f"finding (most of the one, most of the other) "
+              f"{'holds' if holds else 'does not hold'} here."]
+    if plot(changes, out):
+        lines += ["", f"plot: {os.path.join(out, 'boost.png')}"]
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out, "report.txt"), "w") as f:
+        f.write(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
