@@ -188,9 +188,7 @@ def main():
             rows.append([TITLES[cfg], case_name(case), *[
                 f"{fmt.format(s[k]['mean'])} ({s[k]['rsd_pct']:.1f})" for k, _, fmt in METRICS]])
     rows.append([TITLES["ipa"], "all", *["not built"] * len(METRICS)])
-    widths = [max(len(r[i]) for r in [hdr] + rows) for i in range(len(hdr))]
-    for r in [hdr] + rows:
-        lines.append(" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines += vxu4log.table(hdr, rows)
     lines += ["", "IPA: not built (the virtual board has no thermal sensor; issue 14's "
               "optional emulated TMU).", "",
               "Against no boost (the seed's table): performance change / energy change, %"]
@@ -203,9 +201,7 @@ def main():
                      f"{c['boost']['perf_pct']:+.1f} / {c['boost']['energy_pct']:+.1f}",
                      f"{c['budget']['perf_pct']:+.1f} / {c['budget']['energy_pct']:+.1f}",
                      f"+{seed[0]} / +{seed[1]} (charge)" if seed else "-"])
-    widths = [max(len(r[i]) for r in [hdr] + rows) for i in range(len(hdr))]
-    for r in [hdr] + rows:
-        lines.append(" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines += vxu4log.table(hdr, rows)
     lines += ["",
               f"The budget keeps {kept * 100:.0f}% of boost's single-thread performance gain "
               f"and drops {dropped * 100:.0f}% of its four-thread energy cost: the seed's "

@@ -167,9 +167,7 @@ def main():
         rows.append([f"PELT {32 // m} ms", *[
             f"{fmt.format(s[k]['mean'])} ({s[k]['rsd_pct']:.1f})" for k, _, fmt in METRICS]])
     rows.append(["WALT", *["n/a"] * len(METRICS)])
-    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
-    for r in [head] + rows:
-        lines.append(" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    lines += vxu4log.table(head, rows)
     lines.append("")
     lines.append("WALT: not available (an Android vendor module, not in Linux 6.12).")
     base = summary[32]

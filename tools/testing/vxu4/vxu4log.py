@@ -14,7 +14,7 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
                                     power=KHZ:UW,KHZ:UW,..."
 
 and, for the reports, at_lines(LINES, KIND) (at on a log already read),
-mean_rsd(VALUES) and gnuplot(SCRIPT, PROG).
+mean_rsd(VALUES), table(HEAD, ROWS) and gnuplot(SCRIPT, PROG).
 
 Exit: 0, or 2 for bad usage or an unreadable file.
 """
@@ -64,6 +64,14 @@ def gnuplot(script, prog):
         print(f"{prog}: gnuplot failed: {res.stderr.strip()}", file=sys.stderr)
         return False
     return True
+
+
+def table(head, rows):
+    """HEAD and ROWS (lists of strings) as text lines, columns padded and
+    separated by " | "."""
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    return [" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+            for r in [head] + rows]
 
 
 def at_lines(lines, kind):
