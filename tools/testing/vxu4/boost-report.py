@@ -15,10 +15,10 @@ OUT_DIR:
                  the load-aware budget; whether the seed's finding holds
   boost.png      the two changes per case (gnuplot)
 Performance is work over time (the same work in every run): its change is
-time(noboost) / time - 1. Energy is both cluster meters over the run's
-window. The seed's finding holds here when the budget keeps at least half
+time(noboost) / time - 1, from the medians of the iterations (and from
+their means). Energy is both cluster meters over the run's window. The seed's finding holds here when the budget keeps at least half
 of boost's single-thread performance gain and drops at least half of its
-four-thread energy cost ("most of").
+four-thread energy cost ("most of"), from the medians.
 Exit: 0; 1 the log lacks runs (an "@boostbench_error" line, a missing
 meter reading, or fewer iterations than asked: named, nothing written as
 whole); 2 bad usage or an unreadable log.
@@ -27,6 +27,7 @@ whole); 2 bad usage or an unreadable log.
 import csv
 import json
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -108,7 +109,7 @@ def parse(log):
 def plot(changes, out):
     dat = os.path.join(out, "boost.dat")
     with open(dat, "w") as f:
-        f.write("case boost_perf boost_energy budget_perf budget_energy\n")
+        f.write("# case boost_perf boost_energy budget_perf budget_energy (medians)\n")
         for case in CASES:
             c = changes[case]
             f.write(f"\"{case_name(case)}\" {c['boost']['perf_pct']:.2f} "
@@ -122,7 +123,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set grid ytics
-set key top left
+set key below
 set xtics rotate by -30
 set ylabel '%'
 set title 'performance'
@@ -150,16 +151,20 @@ def main():
         for case in CASES:
             vals = [runs[(cfg, case, i)] for i in range(1, iters + 1)]
             summary.setdefault(cfg, {})[case] = {
-                k: dict(zip(("mean", "rsd_pct"), vxu4log.mean_rsd([v[k] for v in vals])))
+                k: dict(zip(("mean", "rsd_pct"), vxu4log.mean_rsd([v[k] for v in vals])),
+                        median=statistics.median([v[k] for v in vals]))
                 for k, _, _ in METRICS}
-    changes = {}
+    # The changes from the medians (a run slower by chance moves a mean of
+    # 10 by a tenth of it), and from the means.
+    changes, mean_changes = {}, {}
     for case in CASES:
         base = summary["noboost"][case]
         for cfg in CONFIGS[1:]:
             s = summary[cfg][case]
-            changes.setdefault(case, {})[cfg] = dict(
-                perf_pct=(base["time_s"]["mean"] / s["time_s"]["mean"] - 1) * 100,
-                energy_pct=(s["energy_j"]["mean"] / base["energy_j"]["mean"] - 1) * 100)
+            for ch, stat in ((changes, "median"), (mean_changes, "mean")):
+                ch.setdefault(case, {})[cfg] = dict(
+                    perf_pct=(base["time_s"][stat] / s["time_s"][stat] - 1) * 100,
+                    energy_pct=(s["energy_j"][stat] / base["energy_j"][stat] - 1) * 100)
     kept = changes[("dhry", 1)]["budget"]["perf_pct"] / changes[("dhry", 1)]["boost"]["perf_pct"] \
         if changes[("dhry", 1)]["boost"]["perf_pct"] else float("nan")
     dropped = 1 - changes[("dhry", 4)]["budget"]["energy_pct"] \
@@ -170,7 +175,8 @@ def main():
         json.dump(dict(
             setup=head,
             metrics={cfg: {case_name(c): v for c, v in d.items()} for cfg, d in summary.items()},
-            changes={case_name(c): v for c, v in changes.items()},
+            changes_median={case_name(c): v for c, v in changes.items()},
+            changes_mean={case_name(c): v for c, v in mean_changes.items()},
             single_thread_gain_kept=kept, four_thread_cost_dropped=dropped,
             seed_finding_holds=holds), f, indent=1)
 
@@ -191,15 +197,16 @@ def main():
     lines += vxu4log.table(hdr, rows)
     lines += ["", "IPA: not built (the virtual board has no thermal sensor; issue 14's "
               "optional emulated TMU).", "",
-              "Against no boost (the seed's table): performance change / energy change, %"]
+              "Against no boost (the seed's table): performance change / energy change, %, "
+              "of the medians (of the means)"]
     hdr = ["case", "boost always", "load-aware budget", "seed (LAB, Exynos4412)"]
     rows = []
     for case in CASES:
-        c = changes[case]
+        c, m = changes[case], mean_changes[case]
         seed = SEED.get(case)
-        rows.append([case_name(case),
-                     f"{c['boost']['perf_pct']:+.1f} / {c['boost']['energy_pct']:+.1f}",
-                     f"{c['budget']['perf_pct']:+.1f} / {c['budget']['energy_pct']:+.1f}",
+        rows.append([case_name(case), *[
+            f"{c[k]['perf_pct']:+.1f} / {c[k]['energy_pct']:+.1f} "
+            f"({m[k]['perf_pct']:+.1f} / {m[k]['energy_pct']:+.1f})" for k in CONFIGS[1:]],
                      f"+{seed[0]} / +{seed[1]} (charge)" if seed else "-"])
     lines += vxu4log.table(hdr, rows)
     lines += ["",
