@@ -216,10 +216,7 @@ def main():
               f"{'holds' if holds else 'does not hold'} here."]
     if plot(changes, out):
         lines += ["", f"plot: {os.path.join(out, 'boost.png')}"]
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(out, "report.txt"), "w") as f:
-        f.write(text)
-    print(text, end="")
+    vxu4log.write_report(out, lines)
 
 
 if __name__ == "__main__":

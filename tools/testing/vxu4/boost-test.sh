@@ -133,27 +133,22 @@ mostly() {
 # 124 mW under that budget at 1.9 GHz (since then the guest's shell runs
 # on the A7s: 6 of 6 in each case, two boots).
 busy() {
-	local khz n good
-	read -r khz good n < <(mostly khz "$1" "$2" "$3")
-	if [ "$n" -gt 0 ] && [ $((good * 2)) -gt "$n" ]; then
-		ok "$2 busy on cpus $bigcpus, $1: the cluster at $3 kHz ($4; $good of $n samples: $khz)"
-	else
-		nok "$2 busy on cpus $bigcpus, $1: the cluster at $3 kHz in most samples ($4)" "samples: $khz"
-	fi
-	limit "$1" "$2" "$3"
+	most khz "$1" "$2" "$3" "$2 busy on cpus $bigcpus, $1: the cluster at $3 kHz" "$4"
+	# the limit itself, which schedutil's cached choice can hide from the
+	# rate (patch 0026: turning boost on set it to the highest boost OPP
+	# past the budget's request)
+	most max_khz "$1" "$2" "$3" "$2 busy, $1: the policy's maximum (scaling_max_freq) is $3 kHz"
 	pressure "$1" "$2" "$3"
 }
-# limit CASE N CAP_KHZ: the policy's maximum (scaling_max_freq, policy->max)
-# is CAP_KHZ in most of that case's samples: the limit itself, which
-# schedutil's cached choice can hide from the rate (patch 0026: turning
-# boost on set it to the highest boost OPP past the budget's request)
-limit() {
-	local max good n
-	read -r max good n < <(mostly max_khz "$1" "$2" "$3")
+# most KEY CASE N WANT NAME [WHY]: that case's KEY samples are WANT in
+# most of them (more than half)
+most() {
+	local v good n
+	read -r v good n < <(mostly "$1" "$2" "$3" "$4")
 	if [ "$n" -gt 0 ] && [ $((good * 2)) -gt "$n" ]; then
-		ok "$2 busy, $1: the policy's maximum is $3 kHz ($good of $n samples)"
+		ok "$5 (${6:+$6; }$good of $n samples: $v)"
 	else
-		nok "$2 busy, $1: the policy's maximum is $3 kHz in most samples" "samples: $max"
+		nok "$5 in most samples${6:+ ($6)}" "samples: $v"
 	fi
 }
 # pressure CASE N CAP_KHZ: the scheduler saw that case's cap: the median

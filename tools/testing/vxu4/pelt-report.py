@@ -180,10 +180,7 @@ def main():
     if plot(utils, out):
         lines.append("")
         lines.append(f"plot: {os.path.join(out, 'util.png')}")
-    text = "\n".join(lines) + "\n"
-    with open(os.path.join(out, "report.txt"), "w") as f:
-        f.write(text)
-    print(text, end="")
+    vxu4log.write_report(out, lines)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,8 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
                                     power=KHZ:UW,KHZ:UW,..."
 
 and, for the reports, at_lines(LINES, KIND) (at on a log already read),
-mean_rsd(VALUES), table(HEAD, ROWS) and gnuplot(SCRIPT, PROG).
+mean_rsd(VALUES), table(HEAD, ROWS), write_report(OUT, LINES) and
+gnuplot(SCRIPT, PROG).
 
 Exit: 0, or 2 for bad usage or an unreadable file.
 """
@@ -72,6 +73,14 @@ def table(head, rows):
     widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
     return [" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
             for r in [head] + rows]
+
+
+def write_report(out, lines):
+    """LINES as OUT/report.txt, and on stdout."""
+    text = "\n".join(lines) + "\n"
+    with open(f"{out}/report.txt", "w") as f:
+        f.write(text)
+    print(text, end="")
 
 
 def at_lines(lines, kind):
