@@ -118,14 +118,6 @@ allowed() {
 }
 budget_lines=$(at dmesg | grep -c "boost-budget: CPUs .*: boost OPPs above")
 expect "the boost budget took the policies with boost OPPs (1 of 2)" 1 "$budget_lines"
-# mostly KEY CASE N WANT: "SAMPLES GOOD N" of that case's KEY samples
-# (comma-separated, "none" if there are none), the number equal to WANT
-# and the number of samples
-mostly() {
-	local v
-	v=$(at boost_busy | grep "case=$2 busy=$3 " | value "$1")
-	echo "${v:-none} $(tr ',' '\n' <<<"$v" | grep -cx "$4") $(tr ',' '\n' <<<"$v" | grep -c .)"
-}
 # busy CASE N WANT_KHZ WHY: that case's cluster at WANT_KHZ in most of
 # its samples (more than half). The limit follows util every 10 ms with
 # no hysteresis, so a sample can catch what other tasks add for a moment:
@@ -140,11 +132,15 @@ busy() {
 	most max_khz "$1" "$2" "$3" "$2 busy, $1: the policy's maximum (scaling_max_freq) is $3 kHz"
 	pressure "$1" "$2" "$3"
 }
-# most KEY CASE N WANT NAME [WHY]: that case's KEY samples are WANT in
-# most of them (more than half)
+# most KEY CASE N WANT NAME [WHY]: that case's KEY samples (the
+# comma-separated values of its @boost_busy line) are WANT in most of them
+# (more than half)
 most() {
 	local v good n
-	read -r v good n < <(mostly "$1" "$2" "$3" "$4")
+	v=$(at boost_busy | grep "case=$2 busy=$3 " | value "$1")
+	good=$(tr ',' '\n' <<<"$v" | grep -cx "$4")
+	n=$(tr ',' '\n' <<<"$v" | grep -c .)
+	v=${v:-none}
 	if [ "$n" -gt 0 ] && [ $((good * 2)) -gt "$n" ]; then
 		ok "$5 (${6:+$6; }$good of $n samples: $v)"
 	else
