@@ -14,6 +14,8 @@
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make pelt-bench  PELT half-life 32/16/8 ms compared: RampUp, frames, energy
 #   make boost-bench  boost OPPs: none, always, the load-aware budget compared
+#   make check-idle   the board with idle states: states, governors, wake-up cost, idle power
+#   make idle-bench   idle governors mbed, menu, teo, ladder compared: frames, audio, video, latency
 #   make eas-behaviour  LISA's EAS behaviour tests against the EM-optimal placement
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
@@ -32,7 +34,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics check-pelt check-boost eas-behaviour check-debug check-stress kunit-arm bench pelt-bench boost-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-physics check-pelt check-boost check-idle idle-bench eas-behaviour check-debug check-stress kunit-arm bench pelt-bench boost-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -88,7 +90,11 @@ $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
 # Our guest tools, cross-built static, go into the initramfs too.
 GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench \
 	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench $(BUILD)/guest-tools/usr/lib/vxu4/bench-lib \
-	$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour $(BUILD)/guest-tools/usr/bin/vxu4-boost-bench
+	$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour $(BUILD)/guest-tools/usr/bin/vxu4-boost-bench \
+	$(BUILD)/guest-tools/usr/bin/vxu4-idle-bench
+$(BUILD)/guest-tools/usr/bin/vxu4-idle-bench: tools/testing/vxu4/guest/idle-bench
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/vxu4-boost-bench: tools/testing/vxu4/guest/boost-bench
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
@@ -161,6 +167,18 @@ pelt-bench: vxu4 initramfs tools
 # of fixed work and tar -czf; time, energy, power; table and plot.
 boost-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/boost-bench.sh
+
+# The board with idle states alone (make check runs it too): WFI, a CPU
+# and a cluster power-down per cluster (build/vxu4-idle.dtb), one boot,
+# then the assertions (tools/testing/vxu4/idle-test.sh).
+check-idle: vxu4 initramfs tools
+	@tools/testing/vxu4/idle-test.sh
+
+# The idle governors compared on the board with idle states (ITER, FRAMES,
+# AUDIO_S, VIDEO_S, LOOPS, GOVERNORS: tools/testing/vxu4/idle-bench.sh):
+# frames, audio, video, cyclictest; table and plot.
+idle-bench: vxu4 initramfs tools
+	@tools/testing/vxu4/idle-bench.sh
 
 # LISA's EAS behaviour tests (make check runs them too): one boot, then
 # the judgement against the EM-optimal placement; table and plots in

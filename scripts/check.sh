@@ -39,6 +39,10 @@
 #      turbo-mode; cpufreq boost off and on, the capacities, the A15s'
 #      rate with 1 to 4 of them busy under the load-aware boost budget
 #      (its default, off, and another budget)
+#  15. idle states: the board with a CPU and a cluster power-down per
+#      cluster (cpuidle-psci); the governors ladder, menu, teo and mbed;
+#      each wake from a state costs its exit latency, each state its
+#      power (a boot of its own, alongside the boost OPPs')
 #
 # "scripts/check.sh debug" (make check-debug) runs instead the debug
 # kernel's suites (lockdep, KASAN, UBSAN, debugobjects, hung task and
@@ -70,7 +74,7 @@ todo=0
 skipped=0
 only=${1:-all}
 case $only in
-all) nsuites=16 ;;
+all) nsuites=17 ;;
 debug) nsuites=4 ;;
 *) echo "usage: $0 [debug]" >&2; exit 2 ;;
 esac
@@ -270,7 +274,18 @@ suite "PELT half-life (sched_pelt_multiplier=1, 2, 4)" tools/testing/vxu4/pelt-t
 # A kernel build of its own (build/kunit-arm), after the boots.
 suite "KUnit without a board (kunit.py run --arch=arm)" tools/testing/vxu4/kunit-arm.sh
 suite "bad device trees: the kernel and eas-em agree" tools/testing/vxu4/baddt-test.sh
+# The board with idle states boots alongside the board with boost OPPs.
+tmp=$(mktemp -d)
+setsid tools/testing/vxu4/idle-test.sh >"$tmp/idle" 2>"$tmp/idle.err" &
+idle=$!
+bg_pids+=("$idle")
 suite "boost OPPs (cpufreq boost, capacity reference)" tools/testing/vxu4/boost-test.sh
+wait "$idle"
+idle_rc=$?
+bg_pids=()
+suite "idle states (cpuidle-psci; ladder, menu, teo, mbed; wake-up cost, idle power)" \
+	replay "$tmp/idle" "$tmp/idle.err" "$idle_rc"
+rm -rf "$tmp"
 # LISA's EAS behaviour tests boot alongside the stress test (under icount
 # each QEMU uses one host core; neither judges host timing).
 tmp=$(mktemp -d)

@@ -16,7 +16,8 @@
 # one without it),
 # VXU4_KERNEL (another zImage, e.g. the debug kernel's), VXU4_DTB,
 # VXU4_INITRD,
-# VXU4_INSN_COUNT (0: no per-vCPU instruction count, below),
+# VXU4_INSN_COUNT (0: no per-vCPU instruction count, below), VXU4_MONITOR
+# (a Unix socket for QEMU's monitor, below),
 # VXU4_DISK (a raw image file: the guest's /dev/vda, virtio-blk, for
 # results too big for the console, e.g. traces).
 #
@@ -116,10 +117,14 @@ boot)
 		tmp_console=$console
 	fi
 	: >"$console"
+	# VXU4_MONITOR=SOCKET: QEMU's monitor on that Unix socket (to look at
+	# a guest that hangs: "info registers -a" gives each vCPU's PC).
+	monitor=(-monitor none)
+	[ -n "${VXU4_MONITOR:-}" ] && monitor=(-monitor "unix:$VXU4_MONITOR,server,nowait")
 	set +e
 	timeout -k 10 "${VXU4_TIMEOUT:-900}" \
 		qemu-system-arm "${machine[@]}" "${icount[@]}" "${counters[@]}" "${disk[@]}" \
-		-nodefaults -display none -no-reboot -monitor none \
+		-nodefaults -display none -no-reboot "${monitor[@]}" \
 		-chardev "file,id=console,path=$console" -serial chardev:console \
 		-kernel "$kernel" -dtb "$dtb" \
 		-initrd "$initrd" \

@@ -42,9 +42,29 @@
  * The averaging intervals are timed by a deferrable delayed work: an idle
  * board is not woken for them, and an interval then ends at the first
  * tick after its time, its mean taken over its actual length.
+ *
+ * Idle states deeper than WFI (a board whose CPU nodes have
+ * "cpu-idle-states", entered by a cpuidle driver that calls
+ * cpu_pm_enter(), such as cpuidle-psci) cost less. The meter's optional
+ * "idle-state-power" property gives, per idle state node, the share of
+ * the two idle terms that remains while a CPU is in it, in 1/1000:
+ *
+ *	E += (P_leak(V) * max over the online CPUs of leak_share
+ *	      + P_wfi(f, V) * sum over the online CPUs of wfi_share) * t
+ *
+ * A busy CPU, or one in WFI, has both shares at 1000: the cluster keeps
+ * its leakage until all its online CPUs are in states that cut it (a
+ * cluster power-down), and each CPU's WFI power goes with its own state
+ * (a CPU power-down). The state a CPU is in comes from the cpu_idle
+ * tracepoint (the index the idle loop enters, state 0 being WFI and the
+ * CPU node's "cpu-idle-states" following in order, as
+ * drivers/cpuidle/dt_idle_states.c numbers them) and from the CPU PM
+ * notifier (from CPU_PM_ENTER to CPU_PM_EXIT the CPU is in that state).
  */
 
 #include <linux/clk.h>
+#include <linux/cpu_pm.h>
+#include <linux/cpuidle.h>
 #include <linux/cpumask.h>
 #include <linux/energy_model.h>
 #include <linux/hwmon.h>
@@ -57,9 +77,11 @@
 #include <linux/platform_device.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/tick.h>
 #include <linux/workqueue.h>
+#include <trace/events/power.h>
 
 static char *model = "full";
 module_param(model, charp, 0444);
@@ -76,6 +98,28 @@ struct vcpm_idle {
 	u32 khz;
 	u32 leak_uw;
 	u32 wfi_uw;
+};
+
+/* The whole of an idle term: 1000/1000. */
+#define VCPM_SHARE_ALL	1000
+
+/**
+ * struct vcpm_cpu - a CPU's idle states, as its meter counts them
+ * @wfi_share: per cpuidle state index, the share of the CPU's WFI power
+ *	       that remains in it, 1/1000
+ * @leak_share: per index, the share of the cluster's leakage that the
+ *		cluster keeps while all its online CPUs are in such states,
+ *		1/1000
+ * @idle_idx: the state the idle loop is entering, -1 out of it
+ * @cur_wfi: the CPU's WFI share now, 1/1000
+ * @cur_leak: the CPU's leakage share now, 1/1000
+ */
+struct vcpm_cpu {
+	u16 wfi_share[CPUIDLE_STATE_MAX];
+	u16 leak_share[CPUIDLE_STATE_MAX];
+	int idle_idx;
+	u16 cur_wfi;
+	u16 cur_leak;
 };
 
 /**
@@ -99,6 +143,16 @@ struct vcpm_idle {
  * @avg_pj: @energy_pj at @avg_us
  * @avg_uw: mean power of the last complete interval, uW; -1: none yet
  * @no_em: the CPUs had no Energy Model at some integration
+ * @idle_states: the CPUs' idle states have power shares ("idle-state-power")
+ * @cpu: per CPU id, the idle state shares of the meter's CPUs
+ * @pm_nb: CPU PM notifier: idle state entries and exits
+ * @idle_lock: serialises the idle state accounting below (raw: taken in
+ *	       the idle path)
+ * @idle_ns: end of the accounted idle state time, ns (ktime_get())
+ * @wfi_saved: WFI power not drawn since the last integration, in 1/1000
+ *	       of one CPU's WFI power times ns
+ * @leak_saved: leakage not drawn since the last integration, in 1/1000 of
+ *		the cluster's leakage times ns
  */
 struct vcpm {
 	struct device *dev;
@@ -120,6 +174,13 @@ struct vcpm {
 	u64 avg_pj;
 	s64 avg_uw;
 	bool no_em;
+	bool idle_states;
+	struct vcpm_cpu *cpu;
+	struct notifier_block pm_nb;
+	raw_spinlock_t idle_lock;
+	u64 idle_ns;
+	u64 wfi_saved;
+	u64 leak_saved;
 };
 
 /* EM power of the lowest perf state at or above @khz, uW; 0 if no EM. */
@@ -149,19 +210,96 @@ static unsigned long vcpm_em_power(struct vcpm *pm, unsigned long khz)
 }
 
 /*
- * Idle power of the cluster at @khz, uW: leakage plus @n CPUs in WFI, at
- * the lowest OPP at or above @khz (the EM's rule).
+ * Idle power of the cluster at @khz: at the lowest OPP at or above @khz
+ * (the EM's rule). NULL with no idle power.
  */
-static u64 vcpm_idle_power(struct vcpm *pm, unsigned long khz, unsigned int n)
+static const struct vcpm_idle *vcpm_idle_power(struct vcpm *pm,
+					       unsigned long khz)
 {
 	int i;
 
 	if (!pm->nr_idle)
-		return 0;
+		return NULL;
 	for (i = 0; i < pm->nr_idle - 1; i++)
 		if (pm->idle[i].khz >= khz)
 			break;
-	return pm->idle[i].leak_uw + (u64)n * pm->idle[i].wfi_uw;
+	return &pm->idle[i];
+}
+
+/*
+ * Account the idle states' savings up to @now (ns), with the CPUs' shares
+ * as they were since the last call. Called with @pm->idle_lock held.
+ */
+static void vcpm_idle_advance(struct vcpm *pm, u64 now)
+{
+	u64 dt = now > pm->idle_ns ? now - pm->idle_ns : 0;
+	unsigned int leak = 0, wfi = 0;
+	bool online = false;
+	int cpu;
+
+	pm->idle_ns = max(pm->idle_ns, now);
+	if (!dt)
+		return;
+	for_each_cpu_and(cpu, &pm->cpus, cpu_online_mask) {
+		leak = max_t(unsigned int, leak, pm->cpu[cpu].cur_leak);
+		wfi += VCPM_SHARE_ALL - pm->cpu[cpu].cur_wfi;
+		online = true;
+	}
+	if (!online)
+		return;
+	pm->wfi_saved += (u64)wfi * dt;
+	pm->leak_saved += (u64)(VCPM_SHARE_ALL - leak) * dt;
+}
+
+/* @cpu enters an idle state with these shares, or leaves it (all 1000). */
+static void vcpm_idle_set(struct vcpm *pm, int cpu, u16 wfi, u16 leak)
+{
+	struct vcpm_cpu *c = &pm->cpu[cpu];
+	unsigned long flags;
+
+	if (c->cur_wfi == wfi && c->cur_leak == leak)
+		return;
+	raw_spin_lock_irqsave(&pm->idle_lock, flags);
+	vcpm_idle_advance(pm, ktime_get_ns());
+	c->cur_wfi = wfi;
+	c->cur_leak = leak;
+	raw_spin_unlock_irqrestore(&pm->idle_lock, flags);
+}
+
+/* The index of the cpuidle state the idle loop enters on @cpu. */
+static void vcpm_cpu_idle(void *data, unsigned int state, unsigned int cpu)
+{
+	struct vcpm *pm = data;
+
+	if (cpumask_test_cpu(cpu, &pm->cpus))
+		pm->cpu[cpu].idle_idx = state == PWR_EVENT_EXIT ? -1 : state;
+}
+
+/* A state deeper than WFI: from CPU_PM_ENTER to CPU_PM_EXIT, on the CPU. */
+static int vcpm_cpu_pm(struct notifier_block *nb, unsigned long action,
+		       void *data)
+{
+	struct vcpm *pm = container_of(nb, struct vcpm, pm_nb);
+	int cpu = smp_processor_id();
+	int idx;
+
+	if (!cpumask_test_cpu(cpu, &pm->cpus))
+		return NOTIFY_DONE;
+	switch (action) {
+	case CPU_PM_ENTER:
+		idx = pm->cpu[cpu].idle_idx;
+		if (idx > 0 && idx < CPUIDLE_STATE_MAX)
+			vcpm_idle_set(pm, cpu, pm->cpu[cpu].wfi_share[idx],
+				      pm->cpu[cpu].leak_share[idx]);
+		break;
+	case CPU_PM_EXIT:
+	case CPU_PM_ENTER_FAILED:
+		vcpm_idle_set(pm, cpu, VCPM_SHARE_ALL, VCPM_SHARE_ALL);
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	return NOTIFY_OK;
 }
 
 /*
@@ -184,8 +322,10 @@ static u64 vcpm_busy_us(int cpu)
 static void vcpm_integrate(struct vcpm *pm)
 {
 	unsigned long uw = vcpm_em_power(pm, pm->khz);
-	u64 now_us = ktime_to_us(ktime_get());
-	u64 base_uw;
+	const struct vcpm_idle *idle = vcpm_idle_power(pm, pm->khz);
+	u64 now_ns = ktime_get_ns(), now_us = div_u64(now_ns, NSEC_PER_USEC);
+	u64 base_pj, saved_pj = 0, wfi_saved, leak_saved;
+	unsigned long flags;
 	int cpu;
 
 	for_each_cpu(cpu, &pm->cpus) {
@@ -195,10 +335,29 @@ static void vcpm_integrate(struct vcpm *pm)
 			pm->energy_pj += (u64)uw * (busy - pm->busy_us[cpu]);
 		pm->busy_us[cpu] = busy;
 	}
-	base_uw = pm->static_uw +
-		  vcpm_idle_power(pm, pm->khz,
-				  cpumask_weight_and(&pm->cpus, cpu_online_mask));
-	pm->energy_pj += base_uw * (now_us - pm->last_us);
+	base_pj = pm->static_uw;
+	if (idle)
+		base_pj += idle->leak_uw + (u64)idle->wfi_uw *
+			   cpumask_weight_and(&pm->cpus, cpu_online_mask);
+	base_pj *= now_us - pm->last_us;
+
+	if (pm->idle_states) {
+		raw_spin_lock_irqsave(&pm->idle_lock, flags);
+		vcpm_idle_advance(pm, now_ns);
+		wfi_saved = pm->wfi_saved;
+		leak_saved = pm->leak_saved;
+		pm->wfi_saved = 0;
+		pm->leak_saved = 0;
+		raw_spin_unlock_irqrestore(&pm->idle_lock, flags);
+		/* uW * 1/1000 * ns = 1e-6 pJ */
+		if (idle)
+			saved_pj = mul_u64_u64_div_u64(idle->wfi_uw, wfi_saved,
+						       1000000) +
+				   mul_u64_u64_div_u64(idle->leak_uw, leak_saved,
+						       1000000);
+	}
+	/* Never more than the interval's idle energy: the count only grows. */
+	pm->energy_pj += base_pj - min(saved_pj, base_pj);
 	pm->last_us = now_us;
 }
 
@@ -367,6 +526,81 @@ out:
 	return ret;
 }
 
+/*
+ * The meter's "idle-state-power": <&state wfi-share leakage-share> per
+ * idle state node, shares in 1/1000. Each state in the "cpu-idle-states"
+ * of the meter's CPUs must have one. Absent: deep idle states cost as
+ * much as WFI.
+ */
+static int vcpm_parse_idle_states(struct vcpm *pm, struct device_node *np)
+{
+	struct of_phandle_args args;
+	struct device_node *cn, *sn;
+	int cpu, i, j, n;
+
+	pm->cpu = devm_kcalloc(pm->dev, nr_cpu_ids, sizeof(*pm->cpu), GFP_KERNEL);
+	if (!pm->cpu)
+		return -ENOMEM;
+	for_each_cpu(cpu, &pm->cpus) {
+		pm->cpu[cpu].idle_idx = -1;
+		pm->cpu[cpu].cur_wfi = VCPM_SHARE_ALL;
+		pm->cpu[cpu].cur_leak = VCPM_SHARE_ALL;
+		for (i = 0; i < CPUIDLE_STATE_MAX; i++) {
+			pm->cpu[cpu].wfi_share[i] = VCPM_SHARE_ALL;
+			pm->cpu[cpu].leak_share[i] = VCPM_SHARE_ALL;
+		}
+	}
+	if (!of_property_present(np, "idle-state-power"))
+		return 0;
+
+	for_each_cpu(cpu, &pm->cpus) {
+		cn = of_cpu_device_node_get(cpu);
+		/* dt_idle_states numbers a CPU's DT states from 1: 0 is WFI */
+		for (i = 0; i < CPUIDLE_STATE_MAX - 1; i++) {
+			sn = of_parse_phandle(cn, "cpu-idle-states", i);
+			if (!sn)
+				break;
+			for (j = 0; ; j++) {
+				if (of_parse_phandle_with_fixed_args(np, "idle-state-power",
+								     2, j, &args)) {
+					n = dev_err_probe(pm->dev, -EINVAL,
+							  "%pOF: idle-state-power has no <&state wfi leakage> for %pOF of CPU%d\n",
+							  np, sn, cpu);
+					goto err;
+				}
+				of_node_put(args.np);
+				if (args.np == sn)
+					break;
+			}
+			if (args.args[0] > VCPM_SHARE_ALL || args.args[1] > VCPM_SHARE_ALL) {
+				n = dev_err_probe(pm->dev, -EINVAL,
+						  "%pOF: idle-state-power of %pOF: shares are 0 to 1000, not %u and %u\n",
+						  np, sn, args.args[0], args.args[1]);
+				goto err;
+			}
+			pm->cpu[cpu].wfi_share[i + 1] = args.args[0];
+			pm->cpu[cpu].leak_share[i + 1] = args.args[1];
+			of_node_put(sn);
+		}
+		of_node_put(cn);
+	}
+	pm->idle_states = true;
+	return 0;
+err:
+	of_node_put(sn);
+	of_node_put(cn);
+	return n;
+}
+
+static void vcpm_idle_stop(void *data)
+{
+	struct vcpm *pm = data;
+
+	cpu_pm_unregister_notifier(&pm->pm_nb);
+	unregister_trace_cpu_idle(vcpm_cpu_idle, pm);
+	tracepoint_synchronize_unregister();
+}
+
 /* The CPUs whose DT "clocks" is the meter's clock. */
 static int vcpm_find_cpus(struct vcpm *pm, struct device_node *np)
 {
@@ -432,6 +666,12 @@ static int vcpm_probe(struct platform_device *pdev)
 		if (ret)
 			return ret;
 	}
+	raw_spin_lock_init(&pm->idle_lock);
+	ret = vcpm_parse_idle_states(pm, np);
+	if (ret)
+		return ret;
+	if (!pm->nr_idle)
+		pm->idle_states = false;
 
 	pm->khz = clk_get_rate(pm->clk) / 1000;
 	pm->last_us = ktime_to_us(ktime_get());
@@ -443,6 +683,23 @@ static int vcpm_probe(struct platform_device *pdev)
 		if (pm->busy_us[cpu] == (u64)-1)
 			return dev_err_probe(dev, -ENODEV,
 					     "no idle time accounting (needs NO_HZ)\n");
+	}
+
+	if (pm->idle_states) {
+		pm->idle_ns = ktime_get_ns();
+		ret = register_trace_cpu_idle(vcpm_cpu_idle, pm);
+		if (ret)
+			return dev_err_probe(dev, ret, "cannot follow the idle loop\n");
+		pm->pm_nb.notifier_call = vcpm_cpu_pm;
+		ret = cpu_pm_register_notifier(&pm->pm_nb);
+		if (ret) {
+			unregister_trace_cpu_idle(vcpm_cpu_idle, pm);
+			tracepoint_synchronize_unregister();
+			return dev_err_probe(dev, ret, "cannot follow idle states\n");
+		}
+		ret = devm_add_action_or_reset(dev, vcpm_idle_stop, pm);
+		if (ret)
+			return ret;
 	}
 
 	pm->nb.notifier_call = vcpm_rate_change;
@@ -463,11 +720,11 @@ static int vcpm_probe(struct platform_device *pdev)
 		return PTR_ERR(hwmon);
 
 	if (pm->nr_idle)
-		dev_info(dev, "%s: CPUs %*pbl, static %u uW, leakage %u-%u uW and WFI %u-%u uW a CPU over %d OPPs\n",
+		dev_info(dev, "%s: CPUs %*pbl, static %u uW, leakage %u-%u uW and WFI %u-%u uW a CPU over %d OPPs%s\n",
 			 pm->label, cpumask_pr_args(&pm->cpus), pm->static_uw,
 			 pm->idle[0].leak_uw, pm->idle[pm->nr_idle - 1].leak_uw,
 			 pm->idle[0].wfi_uw, pm->idle[pm->nr_idle - 1].wfi_uw,
-			 pm->nr_idle);
+			 pm->nr_idle, pm->idle_states ? ", idle states' shares" : "");
 	else
 		dev_info(dev, "%s: CPUs %*pbl, static %u uW, no leakage or WFI power (%s)\n",
 			 pm->label, cpumask_pr_args(&pm->cpus), pm->static_uw,

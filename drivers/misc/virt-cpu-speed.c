@@ -66,6 +66,15 @@
  *    and counted as running while it handles the interrupts that wake it;
  *  - a clk notifier on each cluster clock sets the CPUs' speed; a busy CPU
  *    first accounts its work at the old speed (a function call on it);
+ *  - a CPU PM notifier: a cpuidle state deeper than WFI (one that calls
+ *    cpu_pm_enter(), as cpuidle-psci does) ends with CPU_PM_EXIT, on the
+ *    CPU, with interrupts off, before the interrupt that woke it is taken:
+ *    the CPU waits there for the state's exit latency (the cpuidle
+ *    state's exit_latency_ns: entry plus exit, the worst case that the
+ *    governors assume), as it would while its power comes back. The
+ *    emulator returns from such a state at once (QEMU's PSCI CPU_SUSPEND
+ *    is a WFI), so the latency is the driver's. The wait spins: the
+ *    interrupt that woke the CPU is pending, a WFI would return at once;
  *  - CPU hotplug: an offline vCPU is halted.
  *
  * Limits: work of kernel threads is not slowed (they never return to user
@@ -84,7 +93,9 @@
 #include <linux/atomic.h>
 #include <linux/clk.h>
 #include <linux/cpu.h>
+#include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
+#include <linux/cpuidle.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/hrtimer.h>
@@ -96,6 +107,7 @@
 #include <linux/of_address.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/sched/topology.h>
 #include <linux/spinlock.h>
@@ -191,6 +203,9 @@ struct vcs_work {
  * @VCS_KTHREAD: run time of kernel threads (not slowed), ns
  * @VCS_DROPPED: debt never paid (past VCS_MAX_DEBT_NS), ns
  * @VCS_STALLS: number of stalls
+ * @VCS_WAKE: time spent waking from idle states deeper than WFI (their exit
+ *	      latency), ns
+ * @VCS_WAKES: number of such wake-ups
  */
 enum vcs_counter {
 	VCS_WORK,
@@ -201,6 +216,8 @@ enum vcs_counter {
 	VCS_KTHREAD,
 	VCS_DROPPED,
 	VCS_STALLS,
+	VCS_WAKE,
+	VCS_WAKES,
 	VCS_NR_COUNTERS
 };
 
@@ -213,6 +230,8 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
 	[VCS_KTHREAD] = "kthread_ns",
 	[VCS_DROPPED] = "dropped_ns",
 	[VCS_STALLS] = "stalls",
+	[VCS_WAKE] = "wake_ns",
+	[VCS_WAKES] = "wakes",
 };
 
 /**
@@ -237,6 +256,9 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @share: vcs_progress() at @last
  * @debt: stall still owed, ns; negative: a stall overshot, taken off the
  *	  next one
+ * @idle_idx: the cpuidle state the idle loop is entering (cpu_idle
+ *	      tracepoint), -1 out of the idle loop
+ * @pm_idx: the cpuidle state of the CPU PM entry in progress, -1: none
  * @counters: the statistics, enum vcs_counter (debugfs, one per file)
  *
  * Only the CPU itself writes its state, with interrupts disabled.
@@ -261,6 +283,8 @@ struct vcs_cpu {
 	u64 last;
 	u64 share;
 	s64 debt;
+	int idle_idx;
+	int pm_idx;
 	atomic64_t counters[VCS_NR_COUNTERS];
 };
 
@@ -541,9 +565,58 @@ static void vcs_sched_switch(void *data, bool preempt, struct task_struct *prev,
 /* The idle loop's WFI: IRQs off, on the CPU itself. */
 static void vcs_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 {
-	vcs_set_halted(this_cpu_ptr(&vcs_cpus), state != PWR_EVENT_EXIT,
-		       ktime_get_ns());
+	struct vcs_cpu *vc = this_cpu_ptr(&vcs_cpus);
+
+	vc->idle_idx = state == PWR_EVENT_EXIT ? -1 : state;
+	vcs_set_halted(vc, state != PWR_EVENT_EXIT, ktime_get_ns());
 }
+
+/*
+ * A cpuidle state deeper than WFI, entered and left on this CPU with IRQs
+ * off: on the way out, wait for its exit latency (see the top comment).
+ */
+static int vcs_cpu_pm(struct notifier_block *nb, unsigned long action,
+		      void *data)
+{
+	struct vcs_cpu *vc = this_cpu_ptr(&vcs_cpus);
+	struct cpuidle_device *dev;
+	struct cpuidle_driver *drv;
+	int idx = vc->pm_idx;
+	u64 now, end;
+
+	if (action == CPU_PM_ENTER) {
+		vc->pm_idx = vc->idle_idx;
+		return NOTIFY_OK;
+	}
+	if (action != CPU_PM_EXIT && action != CPU_PM_ENTER_FAILED)
+		return NOTIFY_DONE;
+	vc->pm_idx = -1;
+	if (action != CPU_PM_EXIT || !READ_ONCE(enable) || idx <= 0)
+		return NOTIFY_OK;
+	dev = cpuidle_get_device();
+	drv = dev ? cpuidle_get_cpu_driver(dev) : NULL;
+	if (!drv || idx >= drv->state_count)
+		return NOTIFY_OK;
+
+	/* Waking up is no halt: the vCPU runs, and takes its share. */
+	vcs_set_halted(vc, false, ktime_get_ns());
+	/*
+	 * Spin on sched_clock, the arch timer as is: under QEMU's icount every
+	 * instruction of the loop is guest time, and the clock's reads cost
+	 * fewer of them (and less host time) than ktime_get_ns()'s.
+	 */
+	now = local_clock();
+	end = now + drv->states[idx].exit_latency_ns;
+	while (local_clock() < end)
+		cpu_relax();
+	atomic64_add(end - now, &vc->counters[VCS_WAKE]);
+	atomic64_inc(&vc->counters[VCS_WAKES]);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block vcs_pm_nb = {
+	.notifier_call = vcs_cpu_pm,
+};
 
 /* On the CPU whose cluster clock changed rate: account, then the new speed. */
 static void vcs_set_speed(void *info)
@@ -813,6 +886,8 @@ static int __init vcs_init(void)
 		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
 
 		vc->halted = !cpu_online(cpu);
+		vc->idle_idx = -1;
+		vc->pm_idx = -1;
 		vc->last = now;
 		vc->share = vcs_progress(vc, now);
 	}
@@ -831,6 +906,9 @@ static int __init vcs_init(void)
 	ret = register_trace_sys_enter(vcs_sys_enter, NULL);
 	if (ret)
 		goto err_switch;
+	ret = cpu_pm_register_notifier(&vcs_pm_nb);
+	if (ret)
+		goto err_sys_enter;
 
 	vcs_debugfs_init();
 	/* The CPUs in WFI now count themselves out at their next idle entry. */
@@ -840,6 +918,8 @@ static int __init vcs_init(void)
 		vcs_insns ? "each vCPU's instruction count" : "the fair share");
 	return 0;
 
+err_sys_enter:
+	unregister_trace_sys_enter(vcs_sys_enter, NULL);
 err_switch:
 	unregister_trace_sched_switch(vcs_sched_switch, NULL);
 err_idle:

@@ -5,7 +5,8 @@
 # developers run KUnit: the kernel's own tools/testing/kunit/kunit.py
 # builds a small kernel from the suites' .kunitconfig files
 # (kernel/power: the EM; drivers/clk: the clk framework's suites and the
-# emulated cluster clock) and boots it on QEMU's "virt" machine.
+# emulated cluster clock; kernel/sched: PELT; drivers/cpuidle: the mbed
+# governor) and boots it on QEMU's "virt" machine.
 #
 #   tools/testing/vxu4/kunit-arm.sh
 #
@@ -30,7 +31,8 @@ die() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit 2; }
 
 [ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
 	die "no kernel source in $ksrc: run 'make kernel' first"
-for k in kernel/power/.kunitconfig drivers/clk/.kunitconfig kernel/sched/.kunitconfig; do
+for k in kernel/power/.kunitconfig drivers/clk/.kunitconfig kernel/sched/.kunitconfig \
+	drivers/cpuidle/.kunitconfig; do
 	grep -q _KUNIT_TEST "$ksrc/$k" 2>/dev/null ||
 		die "$ksrc/$k lacks the series' suites: run 'make kernel' (it applies the series)"
 done
@@ -47,6 +49,7 @@ start=$SECONDS
 	--make_options="CC=ccache arm-linux-gnueabihf-gcc" \
 	--build_dir="$build/kunit-arm" --jobs="$(nproc)" --timeout=600 \
 	--kunitconfig=kernel/power --kunitconfig=drivers/clk --kunitconfig=kernel/sched \
+	--kunitconfig=drivers/cpuidle \
 	--raw_output=kunit) >"$log" 2>"$log.err"
 rc=$?
 echo "$prog: kunit.py run --arch=arm: exit $rc in $((SECONDS - start)) s, raw KTAP in build/kunit-arm.log" >&2

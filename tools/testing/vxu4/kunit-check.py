@@ -55,10 +55,11 @@ SUITES = {
     "energy_model_cpu_mask": "noem",
     "sched_pelt_multiplier": "board",
     "cpufreq_boost_budget": "board",
+    "cpuidle_mbed": "board",
 }
 BOARD_FREE = ("clk-virt-cluster-register", "clk-virt-cluster",
               "energy_model_device", "energy_model_cost", "energy_model_energy",
-              "sched_pelt_multiplier")
+              "sched_pelt_multiplier", "cpuidle_mbed")
 
 RESULT = re.compile(r"^(ok|not ok) [0-9]+ (\S+)(?: # (.*))?$")
 
