@@ -62,18 +62,7 @@ def case_name(case):
 
 
 def parse(log):
-    lines = vxu4log.read_lines(log, "run make boost-bench")
-    errors = vxu4log.at_lines(lines, "boostbench_error")
-    if errors:
-        die(f"{log}: the guest reported errors: {'; '.join(errors)}")
-    head = [vxu4log.kv(t) for t in vxu4log.at_lines(lines, "boostbench")]
-    if not head:
-        die(f"{log}: no @boostbench line: the boot did not run vxu4-boost-bench "
-            "(see the log's end)")
-    head = head[0]
-    done = vxu4log.at_lines(lines, "boostbench_done")
-    if not done:
-        die(f"{log}: no @boostbench_done line: the boot stopped early (timeout?)")
+    lines, head = vxu4log.bench_log(log, "boostbench", "boost-bench", "vxu4-boost-bench")
     boost_khz = {int(k) for k in head["boost_khz"].split(",") if k}
     runs = {}
     for t in vxu4log.at_lines(lines, "boostbench_run"):

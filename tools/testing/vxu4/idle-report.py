@@ -71,17 +71,7 @@ def percentile(hist, q):
 
 
 def parse(log):
-    lines = vxu4log.read_lines(log, "run make idle-bench")
-    errors = vxu4log.at_lines(lines, "idlebench_error")
-    if errors:
-        die(f"{log}: the guest reported errors: {'; '.join(errors)}")
-    head = [vxu4log.kv(t) for t in vxu4log.at_lines(lines, "idlebench")]
-    if not head:
-        die(f"{log}: no @idlebench line: the boot did not run vxu4-idle-bench "
-            "(see the log's end)")
-    head = head[0]
-    if not vxu4log.at_lines(lines, "idlebench_done"):
-        die(f"{log}: no @idlebench_done line: the boot stopped early (timeout?)")
+    lines, head = vxu4log.bench_log(log, "idlebench", "idle-bench", "vxu4-idle-bench")
     govs = head["governors"].split(",")
     # cpu0's state names, less the cluster's suffix: the same states of
     # both clusters are summed

@@ -95,6 +95,24 @@ def at(log, kind):
     return at_lines(read_lines(log), kind)
 
 
+def bench_log(log, kind, target, script):
+    """The console LOG of a bench's boot (make TARGET), whose guest
+    SCRIPT reports its setup as "@KIND ...", its runs, errors as
+    "@KIND_error ..." and its end as "@KIND_done": LOG's lines and the
+    setup's key=value dict. Dies (exit 1), naming LOG, when the guest
+    reported errors, did not run SCRIPT or stopped early."""
+    lines = read_lines(log, f"run make {target}")
+    errors = at_lines(lines, f"{kind}_error")
+    if errors:
+        die(f"{log}: the guest reported errors: {'; '.join(errors)}", 1)
+    head = at_lines(lines, kind)
+    if not head:
+        die(f"{log}: no @{kind} line: the boot did not run {script} (see the log's end)", 1)
+    if not at_lines(lines, f"{kind}_done"):
+        die(f"{log}: no @{kind}_done line: the boot stopped early (timeout?)", 1)
+    return lines, kv(head[0])
+
+
 def kv(text):
     """A dict of the "key=value" words of TEXT (other words are ignored)."""
     out = {}
