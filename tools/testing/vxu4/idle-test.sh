@@ -23,9 +23,9 @@
 #    the state's exit latency;
 #  - idle power: each cluster idle for 2 s at its lowest OPP: with WFI
 #    only the meter counts the cluster's leakage and 4 CPUs' WFI power of
-#    the DTB's idle-power-microwatt; with all states it counts what the
-#    state times leave of them (idle-state-power), at least the cluster
-#    power-down's leakage share, and less than with WFI only.
+#    the DTB's idle-power-microwatt (within 2%); with all states it saves
+#    against that what the state times and the DTB's idle-state-power
+#    shares say (within 2%), and counts less than with WFI only.
 #
 # Usage: idle-test.sh [CONSOLE_LOG]  (with a log: no boot, only assert;
 # the DTB is build/vxu4-idle.dtb as this script made it)
@@ -164,8 +164,8 @@ for label in a7 a15; do
 	read -r deep notcl < <(for c in $cpus; do
 		b=$(value before <<<"$all" | tr ';' '\n' | sed -n "s/^cpu$c=//p")
 		a=$(value after <<<"$all" | tr ';' '\n' | sed -n "s/^cpu$c=//p")
-		# (the CPU was woken before each read: cpuidle counts a state's
-		# time when the CPU leaves it)
+		# (all CPUs were woken before each read: cpuidle counts a
+		# state's time when the CPU leaves it)
 		echo "$b $a" | awk '{
 			n = split($1, x, ","); split($2, y, ","); d = 0; t = 0
 			for (i = 1; i <= n; i++) { t += y[i] - x[i]; if (i > 1) d += y[i] - x[i] }
@@ -174,11 +174,18 @@ for label in a7 a15; do
 	read -r lo hi < <(awk -v l="$leak" -v s="$share" -v w="$pwfi" -v d="$deep" -v c="$notcl" 'BEGIN {
 		all = 1 - c; if (all < 0) all = 0
 		printf "%.0f %.0f\n", l * s / 1000 + w * (4 - d), l * (all * s / 1000 + 1 - all) + w * (4 - d) }')
-	if awk -v p="$pa" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(p >= lo * 0.98 && p <= hi * 1.02) }'; then
-		ok "$label at $khz kHz, all states: the meter's power $pa uW is what the states leave ($lo to $hi uW; the CPUs $deep of 4 in a deep state)"
+	# What the deep states save: the WFI-only power less the all-states
+	# one, both measured. The busy CPUs' EM power (the housekeeping of
+	# an idle cluster: 0.1% of the WFI-only power here, but some
+	# milliseconds more or less in a window are 1-2% of the all-states
+	# power) is in both and cancels; the states' times give the saving
+	# its bounds.
+	read -r slo shi < <(awk -v w="$((leak + 4 * pwfi))" -v lo="$lo" -v hi="$hi" 'BEGIN { printf "%.0f %.0f\n", w - hi, w - lo }')
+	if awk -v p="$((p - pa))" -v lo="$slo" -v hi="$shi" 'BEGIN { exit !(p >= lo * 0.98 && p <= hi * 1.02) }'; then
+		ok "$label at $khz kHz, all states: the meter's saving against WFI only, $((p - pa)) uW ($p - $pa), is what the states save ($slo to $shi uW; the CPUs $deep of 4 in a deep state)"
 	else
-		nok "$label at $khz kHz, all states: the meter's power is what the states leave" \
-			"$pa uW, want $lo to $hi uW (the CPUs $deep of 4 in a deep state, within 2%)"
+		nok "$label at $khz kHz, all states: the meter's saving against WFI only is what the states save" \
+			"$((p - pa)) uW ($p - $pa), want $slo to $shi uW (the CPUs $deep of 4 in a deep state, within 2%)"
 	fi
 	if [ "$pa" -lt "$p" ]; then
 		ok "$label: idle power with the deep states ($pa uW) below WFI only ($p uW)"
