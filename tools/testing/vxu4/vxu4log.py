@@ -21,6 +21,7 @@ Exit: 0, or 2 for bad usage or an unreadable file.
 """
 
 import json
+import math
 import shutil
 import statistics
 import signal
@@ -50,6 +51,34 @@ def mean_rsd(values):
     mean = statistics.mean(values)
     sd = statistics.stdev(values) if len(values) > 1 else 0.0
     return mean, (sd / mean * 100 if mean else 0.0)
+
+
+def mann_whitney(a, b):
+    """Two-sided p-value of the Mann-Whitney U test that samples A and B
+    come from one distribution: the normal approximation with the ties'
+    correction and a continuity correction (Mann and Whitney, 1947; for
+    1..10 against 4..13 it gives 0.058, the exact permutation p 0.056).
+    1.0 when all values are equal."""
+    n1, n2 = len(a), len(b)
+    pooled = sorted((v, i) for i, v in enumerate(list(a) + list(b)))
+    ranks, i = [0.0] * (n1 + n2), 0
+    ties = 0.0
+    while i < len(pooled):
+        j = i
+        while j + 1 < len(pooled) and pooled[j + 1][0] == pooled[i][0]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[pooled[k][1]] = (i + j) / 2 + 1
+        t = j - i + 1
+        ties += t ** 3 - t
+        i = j + 1
+    u = sum(ranks[:n1]) - n1 * (n1 + 1) / 2
+    n = n1 + n2
+    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if var <= 0:
+        return 1.0
+    z = max(abs(u - n1 * n2 / 2) - 0.5, 0) / var ** 0.5
+    return math.erfc(z / 2 ** 0.5)
 
 
 def gnuplot(script, prog):
