@@ -15,7 +15,7 @@
 #   audio   a task every 5-10 ms, 0.5 ms of work, AUDIO_S s: energy;
 #   video   a 30 Hz decoder with a key-frame burst and a 60 Hz display
 #           task, VIDEO_S s: energy;
-#   cyclic  cyclictest on CPU0 and CPU4, 10 ms, LOOPS loops: wake-up
+#   cyclic  cyclictest on CPU0 and CPU4, 25 ms, LOOPS loops: wake-up
 #           latency median, 99th percentile and max;
 # and in each case the share of idle time in each state and the
 # mispredictions (cpuidle's "above": the residency was not reached; and
@@ -28,7 +28,7 @@
 #   FRAMES=180     frames per run (3 s at 60 Hz)
 #   AUDIO_S=3      audio run, s
 #   VIDEO_S=3      video run, s
-#   LOOPS=300      cyclictest loops per thread (3 s)
+#   LOOPS=120      cyclictest loops per thread (3 s)
 #   GOVERNORS=menu,teo,mbed,ladder
 #   CASES=frames,audio,video,cyclic  (some: the seed's claims are judged
 #                  with frames, audio and video)
@@ -41,7 +41,7 @@ build=$top/build
 # shellcheck source=tools/testing/vxu4/dtb-lib.sh
 . "$top/tools/testing/vxu4/dtb-lib.sh"
 iter=${ITER:-10} frames=${FRAMES:-180} audio_s=${AUDIO_S:-3} video_s=${VIDEO_S:-3}
-loops=${LOOPS:-300} govs=${GOVERNORS:-menu,teo,mbed,ladder}
+loops=${LOOPS:-120} govs=${GOVERNORS:-menu,teo,mbed,ladder}
 cases=${CASES:-frames,audio,video,cyclic}
 
 bad() { echo "idle-bench.sh: $*" >&2; exit 2; }

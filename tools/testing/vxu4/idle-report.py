@@ -236,7 +236,8 @@ def main():
              f"EAS on, schedutil; mean (RSD %) over {iters} iterations, and the change "
              f"against menu of the medians (of the means); guest time (QEMU icount)",
              f"frames: {head['frames']} at 60 Hz; audio {head['audio_s']} s, video "
-             f"{head['video_s']} s; cyclictest {head['loops']} loops on CPU0 and CPU4 "
+             f"{head['video_s']} s; cyclictest {head['loops']} loops of "
+             f"{int(head.get('cyclic_us', 10000)) // 1000} ms on CPU0 and CPU4 "
              f"(its main thread on {'CPU' + head['cyclic_main_cpu'] if 'cyclic_main_cpu' in head else 'CPU0 and CPU4'}); "
              f"rt-app calibrated on CPU4 at its top OPP ({head['pload_ns']} ns per loop)", ""]
     table = (("frame p95 (ms)", "frames", "p95_ms", "{:.2f}"),
