@@ -125,10 +125,7 @@ unset multiplot
 
 
 def main():
-    if len(sys.argv) != 3:
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        sys.exit(2)
-    out, log = sys.argv[1], sys.argv[2]
+    out, log = vxu4log.report_args(__doc__)
     head, runs, iters = parse(log)
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f)

@@ -188,10 +188,7 @@ unset multiplot
 
 
 def main():
-    if len(sys.argv) != 3:
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        sys.exit(2)
-    out, log = sys.argv[1], sys.argv[2]
+    out, log = vxu4log.report_args(__doc__)
     head, govs, cases, states, runs, iters = parse(log)
     keys = [k for k, _, _, _ in METRICS] + [f"share_{s}" for s in states] + \
         ["max_frame_ms", "guest_s"]

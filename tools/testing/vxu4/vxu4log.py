@@ -53,6 +53,15 @@ def mean_rsd(values):
     return mean, (sd / mean * 100 if mean else 0.0)
 
 
+def report_args(doc):
+    """A report's OUT_DIR and LOG arguments; with any other count, DOC's
+    first paragraph (its usage) on stderr and exit 2."""
+    if len(sys.argv) != 3:
+        print(doc.split("\n\n")[0], file=sys.stderr)
+        sys.exit(2)
+    return sys.argv[1], sys.argv[2]
+
+
 def mann_whitney(a, b):
     """Two-sided p-value of the Mann-Whitney U test that samples A and B
     come from one distribution: the normal approximation with the ties'
