@@ -118,9 +118,11 @@ for c in 0 4; do
 		else
 			nok "cpu$c, $k: each wake charged its exit latency (${lat[$c,$i]} us)" "$ns ns for $wakes wakes"
 		fi
-		# within 10%, or 5 us: the deep state's own path (the CPU PM
-		# notifiers, the PSCI call) takes a few us more than WFI's
-		tol=$((lat[$c,$i] / 10)); [ "$tol" -ge 5 ] || tol=5
+		# within 10%, or 10 us: the deep state's own path (cpu_suspend()'s
+		# context save, the CPU PM notifiers, the PSCI call: some
+		# thousand instructions, 1 ns each under icount) takes more than
+		# WFI's; 1 to 6 us over the exit latency in 4 boots
+		tol=$((lat[$c,$i] / 10)); [ "$tol" -ge 10 ] || tol=10
 		d=$((m - m0 - lat[$c,$i]))
 		if [ "${d#-}" -le "$tol" ]; then
 			ok "cpu$c, $k: cyclictest's median latency rises by the exit latency, ${lat[$c,$i]} us: by $((m - m0)) us ($m0 -> $m us, within $tol us)"
