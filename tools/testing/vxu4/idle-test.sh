@@ -121,7 +121,7 @@ for c in 0 4; do
 		# within 10%, or 10 us: the deep state's own path (cpu_suspend()'s
 		# context save, the CPU PM notifiers, the PSCI call: some
 		# thousand instructions, 1 ns each under icount) takes more than
-		# WFI's; 1 to 6 us over the exit latency in 5 boots
+		# WFI's; 1 to 7 us over the exit latency in 6 boots
 		tol=$((lat[$c,$i] / 10)); [ "$tol" -ge 10 ] || tol=10
 		d=$((m - m0 - lat[$c,$i]))
 		if [ "${d#-}" -le "$tol" ]; then
