@@ -19,7 +19,8 @@
 # VXU4_INSN_COUNT (0: no per-vCPU instruction count, below), VXU4_MONITOR
 # (a Unix socket for QEMU's monitor, below),
 # VXU4_DISK (a raw image file: the guest's /dev/vda, virtio-blk, for
-# results too big for the console, e.g. traces).
+# results too big for the console, e.g. traces), VXU4_SEED (QEMU's -seed
+# for the guest's random bytes, below; default 1).
 #
 # Guest time is QEMU's instruction count (-icount shift=0,sleep=off): one
 # instruction is 1 ns of guest time, and while every vCPU is halted the
@@ -37,13 +38,19 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 ram_mb=1024
-# Nothing of the host's in the guest: no random seeds from QEMU (it
-# rewrites /chosen/rng-seed and kaslr-seed with new random bytes at every
-# boot otherwise; the DTB's own fixed rng-seed, from vxu4-dtb, is kept),
-# and a real-time clock that starts at a fixed date and runs with guest
-# time, so that two boots start the same guest.
+# Nothing of the host's in the guest: no random seeds from QEMU, and a
+# real-time clock that starts at a fixed date and runs with guest time,
+# so that two boots start the same guest. dtb-randomness=off keeps QEMU
+# from adding seeds of its own to the DTB it makes (dumpdtb), but at
+# every reset QEMU still fills each "rng-seed" property of the DTB it
+# loads with new random bytes (hw/arm/boot.c, arm_load_dtb():
+# qemu_fdt_randomize_seeds()), so -seed (VXU4_SEED, default 1) makes
+# those bytes the same in every boot: the guest's CRNG, and so its
+# /proc/sys/kernel/random/boot_id, address-space layouts and hash seeds,
+# start the same. Measured: without -seed two boots' boot_id differed,
+# with it they were equal.
 machine=(-machine virt,dtb-randomness=off -cpu cortex-a15 -smp 8 -m $ram_mb
-	-rtc base=2026-01-01T00:00:00,clock=vm)
+	-rtc base=2026-01-01T00:00:00,clock=vm -seed "${VXU4_SEED:-1}")
 icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 
 case "${1:-}" in

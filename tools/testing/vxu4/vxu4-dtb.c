@@ -431,9 +431,11 @@ static void write_dtb(const char *path, void *fdt)
  * library seeds its hash tables from it) makes the kernel generate
  * entropy from the jitter of the CPU's timing, which guest time from the
  * instruction count lacks: the guest's first rt-app took 4.4 s of guest
- * time and 164 s of wall time, the next ones 0.2 s. Fixed, so that every
- * boot starts the same guest (QEMU runs with dtb-randomness=off and
- * rewrites no seed); nothing in the guest needs its randomness secret.
+ * time and 164 s of wall time, the next ones 0.2 s. QEMU fills every
+ * rng-seed property of the DTB it loads with its own random bytes at each
+ * reset (hw/arm/boot.c), whatever this one holds, so scripts/vxu4.sh
+ * seeds QEMU's (-seed): every boot then starts the same guest. Nothing in
+ * the guest needs its randomness secret.
  */
 static void add_rng_seed(void *q)
 {
