@@ -60,8 +60,9 @@ da=$(grep -c '^@' "$quiet") db=$(grep -c '^@' "$loaded")
 differ=$(diff <(grep '^@' "$quiet") <(grep '^@' "$loaded") | grep '^[<>]')
 nd=$(printf '%s' "$differ" | grep -c .)
 # Not always, measured, until scripts/vxu4.sh passed QEMU's -seed: the
-# guest's CRNG was seeded with QEMU's random bytes (issue 9). Once two boots differ by a nanosecond, short runs diverge as
-# any scheduler run does: the bench smoke's 2 s runs by a few percent.
+# guest's CRNG was seeded with QEMU's random bytes (issue 9). Once two
+# boots differ by a nanosecond, short runs diverge as any scheduler run
+# does: the bench smoke's 2 s runs by a few percent.
 # Then those comparisons are known failures, and the physics rows below
 # are skipped (why: there); the meters stay judged.
 diverged="issue 9: the host reaches the guest (boots differed from 0.2 s of guest time on until QEMU's random bytes for the DTB's rng-seed were fixed with -seed; since, two boots were the same byte for byte: another way in); short runs then diverge"
