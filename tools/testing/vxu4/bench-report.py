@@ -21,8 +21,11 @@ within PERCENT (default 1) in every run.
 
 Writes OUT_DIR/runs.csv (one row per run), OUT_DIR/summary.json and
 OUT_DIR/bench.png (gnuplot), and prints the seed's tables: mean, RSD
-(standard deviation / mean), the change between configurations, per-
-cluster busy time and time in each OPP, guest and wall time, shortfall.
+(standard deviation / mean), the change between configurations and its
+Mann-Whitney p, per-cluster busy time and time in each OPP, guest and
+wall time, shortfall; and for rt-app how the energy of the runs with EAS
+follows the time the root domain was overutilized in each (Pearson's r,
+a least-squares line).
 Configurations: a = EM + EAS, b = EM without EAS, c = no EM.
 Exit 0 ok; 1 the guest reported errors, a boot is incomplete or the
 computed energy disagrees with the meters; 2 bad input or no runs.
@@ -302,6 +305,50 @@ def case_key(case):
     return (cal != "a15", -int(n))
 
 
+def significance(t, key, label):
+    """One line: the two-sided Mann-Whitney p (vxu4log.mann_whitney) of
+    each change of KEY in table T, over its runs; [] with fewer than 2 runs
+    a configuration."""
+    parts = []
+    for x, y in t.comps:
+        a = [num(r, key) for r in t.by[x]]
+        b = [num(r, key) for r in t.by[y]]
+        if len(a) < 2 or len(b) < 2 or None in a + b:
+            continue
+        p = vxu4log.mann_whitney(b, a)
+        parts.append(f"{y} vs {x} {p:.3f}")
+        t.summary.setdefault(label, {})[f"p_{y}_vs_{x}"] = p
+    return [f"  {label}, Mann-Whitney p of each change: " + ", ".join(parts)] if parts else []
+
+
+def energy_vs_overutilized(t, key, label):
+    """One line: how the energy (KEY, uJ) of the EAS runs of table T
+    follows the time the root domain was overutilized in each: Pearson's
+    r and the least-squares line (watts per overutilized second, joules
+    at none; statistics.correlation, statistics.linear_regression), with
+    EAS off's mean energy beside it. [] without 3 EAS runs that differ in
+    both."""
+    pts = [(num(r, "overutilized_us"), num(r, key)) for r in t.by.get("a", [])
+           if r.get("eas") == "1"]
+    pts = [(x / 1e6, y / 1e6) for x, y in pts if x is not None and y is not None]
+    if len(pts) < 3 or len({x for x, _ in pts}) < 2 or len({y for _, y in pts}) < 2:
+        return []
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    r = statistics.correlation(xs, ys)
+    fit = statistics.linear_regression(xs, ys)
+    s = {"runs": len(pts), "pearson_r": r, "watts_per_overutilized_s": fit.slope,
+         "joules_at_none": fit.intercept}
+    off = [num(x, key) for x in t.by.get("b", [])]
+    b_text = ""
+    if off and None not in off:
+        s["joules_eas_off_mean"] = statistics.mean(off) / 1e6
+        b_text = f" (EAS off: {s['joules_eas_off_mean']:.3f} J)"
+    t.summary[f"{label} vs overutilized time"] = s
+    return [f"  {label} of the {len(pts)} EAS runs against their overutilized time: "
+            f"Pearson r {r:+.2f}; least squares {fit.slope:.2f} W an overutilized s, "
+            f"{fit.intercept:.3f} J at none{b_text}"]
+
+
 def table_rtapp(runs, case, cfgs, em):
     n, cal = case.split("@")
     sel = [r for r in runs if r["test"] == "rtapp" and r.get("case") == case]
@@ -341,6 +388,11 @@ def table_rtapp(runs, case, cfgs, em):
           if r.get("eas") == "1" else None, 1e-6, "s")
     common_rows(t)
     extra = []
+    if em:
+        extra += significance(t, "energy_model_uj", "energy, power model")
+        extra += significance(t, "energy_em_uj", "energy, EM only")
+        extra += energy_vs_overutilized(t, "energy_model_uj", "energy, power model")
+        extra += energy_vs_overutilized(t, "energy_em_uj", "energy, EM only")
     for cl, pol in (("a15", "tis_policy4"), ("a7", "tis_policy0")):
         extra += opp_lines(cfgs, by, pol, f"time in OPP, {cl}", t.summary, f"time_in_opp_{cl}_s")
         extra += opp_lines(cfgs, by, f"opp_busy_{cl}_us", f"busy time at each OPP, {cl}",
