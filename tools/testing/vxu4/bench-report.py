@@ -3,6 +3,7 @@
 """Tabulate the reference EAS experiments run in the virtual XU4.
 
 Usage: bench-report.py [--em EM.json [--idle DTB] [--agree PERCENT]] OUT_DIR CONSOLE_LOG...
+       bench-report.py --self-check
 
 Reads the "@bench ..." lines that tools/testing/vxu4/guest/bench printed in each
 CONSOLE_LOG (one per boot), by key. A file CONSOLE_LOG with ".log" replaced
@@ -349,6 +350,43 @@ def energy_vs_overutilized(t, key, label):
             f"{fit.intercept:.3f} J at none{b_text}"]
 
 
+def self_checks():
+    """(ok, description, details) of the report's own statistics, on runs
+    made up so that the answers are known: energy on an exact line of the
+    overutilized time, and two samples whose Mann-Whitney p is known."""
+    def runs(cfg, points):
+        return [{"cfg": cfg, "eas": "1" if cfg == "a" else "0", "overutilized_us": o,
+                 "energy_model_uj": e} for o, e in points]
+
+    out = []
+    # 2 J plus 1.5 W for each overutilized second, 0 to 0.9 s.
+    by = {"a": runs("a", [(i * 100000, 2e6 + 1.5 * i * 100000) for i in range(10)]),
+          "b": runs("b", [(0, 3e6 + i) for i in range(10)])}
+    t = Table("self-check", ["a", "b"], by)
+    lines = energy_vs_overutilized(t, "energy_model_uj", "energy")
+    s = t.summary.get("energy vs overutilized time", {})
+    out.append((bool(lines) and abs(s.get("pearson_r", 0) - 1) < 1e-9
+                and abs(s.get("watts_per_overutilized_s", 0) - 1.5) < 1e-9
+                and abs(s.get("joules_at_none", 0) - 2) < 1e-9,
+                "energy vs overutilized time: r 1, 1.5 W an overutilized s, 2 J at none "
+                "on energy made up as 2 J + 1.5 W x overutilized time", lines))
+    # Unrelated to it: no line is drawn through a constant overutilized time.
+    by["a"] = runs("a", [(5000, 2e6 + i) for i in range(10)])
+    lines = energy_vs_overutilized(Table("self-check", ["a", "b"], by), "energy_model_uj",
+                                   "energy")
+    out.append((lines == [], "energy vs overutilized time: nothing when every run had the same",
+                lines))
+    # vxu4log.mann_whitney's documented case: 1..10 against 4..13, p 0.058.
+    by = {"a": runs("a", [(0, v) for v in range(4, 14)]),
+          "b": runs("b", [(0, v) for v in range(1, 11)])}
+    t = Table("self-check", ["a", "b"], by)
+    lines = significance(t, "energy_model_uj", "energy")
+    p = t.summary.get("energy", {}).get("p_a_vs_b")
+    out.append((p is not None and abs(p - 0.058) < 0.001,
+                "Mann-Whitney p of a change: 0.058 for 1..10 against 4..13", lines))
+    return out
+
+
 def table_rtapp(runs, case, cfgs, em):
     n, cal = case.split("@")
     sel = [r for r in runs if r["test"] == "rtapp" and r.get("case") == case]
@@ -498,8 +536,15 @@ def main():
             except ValueError:
                 die(f"--agree {args[1]}: want a percentage, e.g. 1")
         args = args[2:]
+    if args == ["--self-check"]:
+        checks = self_checks()
+        for ok, desc, details in checks:
+            print(f"{'ok' if ok else 'not ok'} {desc}")
+            for d in details:
+                print(f"# {d}")
+        return 0 if all(ok for ok, _, _ in checks) else 1
     if len(args) < 2 or args[0].startswith("-"):
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        print("\n".join(__doc__.strip().splitlines()[2:4]), file=sys.stderr)
         return 2
     out, logs = args[0], args[1:]
     em = load_em(em_path) if em_path else None

@@ -10,7 +10,8 @@
 # markers; EAS was on and then off (the kernel's own "stopping EAS" /
 # "starting EAS"); and bench-report.py made its tables, CSV, JSON and
 # plot, with the energy computed from the EM and the trace agreeing with
-# the meters.
+# the meters; and bench-report.py's own statistics on made-up runs
+# (bench-report.py --self-check).
 #
 # Usage: bench-smoke.sh [CONSOLE_LOG]   (default: build/system-test.log)
 
@@ -137,6 +138,21 @@ case "$seq" in
 *"stopping EAS,starting EAS"*) ok "EAS was turned off and on again (kernel: $seq)" ;;
 *) nok "EAS was turned off and on again" "kernel said: ${seq:-nothing}" ;;
 esac
+
+# The report's own statistics (the Mann-Whitney p of a change, the energy
+# against the overutilized time), on made-up runs with known answers: a
+# one-iteration run has too few runs for either.
+self=$(python3 "$top/tools/testing/vxu4/bench-report.py" --self-check 2>&1)
+rc=$?
+while read -r line; do
+	case $line in
+	"ok "*) ok "bench-report.py: ${line#ok }" ;;
+	"not ok "*) nok "bench-report.py: ${line#not ok }" ;;
+	esac
+done <<<"$self"
+if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' <<<"$self"; then
+	nok "bench-report.py --self-check ran" "exit $rc" "$self"
+fi
 
 # The report, with the energy computed from the EM when eas-em and the
 # board DTB are there (make check builds both).
