@@ -147,7 +147,7 @@ rc=$?
 while read -r line; do
 	case $line in
 	"ok "*) ok "bench-report.py: ${line#ok }" ;;
-	"not ok "*) nok "bench-report.py: ${line#not ok }" ;;
+	"not ok "*) nok "bench-report.py: ${line#not ok }" "$self" ;;
 	esac
 done <<<"$self"
 if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' <<<"$self"; then
