@@ -44,7 +44,11 @@
  * takes no share): the wait is that task's run time, as a slower clock's
  * cycles would be, so runtime and PELT util grow as on the board and util
  * is invariant across clusters and OPPs. The loop is closed: what was
- * paid is measured, over or under the debt.
+ * paid is measured, over or under the debt. A debt is the task's, not the
+ * CPU's: a user task that leaves a CPU owing (preempted, or blocked in the
+ * kernel after its last payment) takes its debt along in a small table,
+ * and pays it when it runs again, on whichever CPU; another task never
+ * pays it.
  *
  * Where each hook is, and why:
  *  - cpu_idle tracepoint: the idle loop's WFI halts the vCPU, so k changes
@@ -87,9 +91,9 @@
  *  - CPU hotplug: an offline vCPU is halted.
  *
  * Limits: work of kernel threads is not slowed (they never return to user
- * space); a debt left when a task blocks in the kernel without a system
- * call (a page fault, a preemption) is paid by the next user task on that
- * CPU; with the fair-share estimate, k is what this kernel sees, not
+ * space); the debt of a task that exits, or that the table of debts
+ * (VCS_SAVED_BUCKETS * VCS_SAVED_WAYS tasks) has no room for, is dropped
+ * (counted in "dropped_ns"); with the fair-share estimate, k is what this kernel sees, not
  * QEMU's own count: instructions run with the halt state unchanged (an
  * interrupt handler in the idle loop's WFI, a CPU going down) are counted
  * on the wrong side. Under a QEMU
@@ -115,6 +119,7 @@
 #include <linux/of.h>
 #include <linux/of_address.h>
 #include <linux/percpu.h>
+#include <linux/hash.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
@@ -139,6 +144,13 @@
 #define VCS_MAX_DEBT_NS		(100 * NSEC_PER_MSEC)
 /* A stall that overshot (its wakeup's own path) is taken off the next. */
 #define VCS_MAX_CREDIT_NS	(1 * NSEC_PER_MSEC)
+/*
+ * The debts of user tasks that left a CPU owing: a hash table of
+ * VCS_SAVED_BUCKETS buckets of VCS_SAVED_WAYS entries.
+ */
+#define VCS_SAVED_BITS		6
+#define VCS_SAVED_BUCKETS	BIT(VCS_SAVED_BITS)
+#define VCS_SAVED_WAYS		4
 /* task_work requests in flight per CPU (tasks that did not get back yet). */
 #define VCS_NR_WORKS		4
 
@@ -308,6 +320,79 @@ struct vcs_cpu {
 
 static DEFINE_PER_CPU(struct vcs_cpu, vcs_cpus);
 static enum cpuhp_state vcs_cpuhp;
+
+/**
+ * struct vcs_saved - the debt of a user task that left a CPU owing
+ * @task: the task (compared, never dereferenced); NULL: a free entry
+ * @start_time: its start time, ns: tells it from a later task that has
+ *		the same address
+ * @debt: what it owes, ns; negative: the credit of a stall that overshot
+ */
+struct vcs_saved {
+	const struct task_struct *task;
+	u64 start_time;
+	s64 debt;
+};
+
+static struct vcs_saved vcs_saved[VCS_SAVED_BUCKETS][VCS_SAVED_WAYS];
+static DEFINE_RAW_SPINLOCK(vcs_saved_lock);
+
+/*
+ * @p, a user task, leaves this CPU owing vc->debt: keep it for @p. A task
+ * that exits, or that finds its bucket full, drops a debt (the evicted
+ * entry's).
+ */
+static void vcs_save_debt(struct vcs_cpu *vc, struct task_struct *p)
+{
+	struct vcs_saved *b = vcs_saved[hash_ptr(p, VCS_SAVED_BITS)], *e = NULL;
+	s64 drop = 0;
+	int i;
+
+	if (!vc->debt)
+		return;
+	if (p->flags & PF_EXITING) {
+		drop = vc->debt;
+	} else {
+		raw_spin_lock(&vcs_saved_lock);
+		for (i = 0; i < VCS_SAVED_WAYS && !e; i++)
+			if (!b[i].task)
+				e = &b[i];
+		if (!e) {
+			/* Full: the oldest of the bucket's goes. */
+			drop = b[0].debt;
+			memmove(&b[0], &b[1], (VCS_SAVED_WAYS - 1) * sizeof(*b));
+			e = &b[VCS_SAVED_WAYS - 1];
+		}
+		e->task = p;
+		e->start_time = p->start_time;
+		e->debt = vc->debt;
+		raw_spin_unlock(&vcs_saved_lock);
+	}
+	if (drop > 0)
+		atomic64_add(drop, &vc->counters[VCS_DROPPED]);
+	vc->debt = 0;
+}
+
+/* @p, a user task, runs on this CPU: what it owes from before, or 0. */
+static s64 vcs_take_debt(struct task_struct *p)
+{
+	struct vcs_saved *b = vcs_saved[hash_ptr(p, VCS_SAVED_BITS)];
+	s64 debt = 0;
+	int i;
+
+	raw_spin_lock(&vcs_saved_lock);
+	for (i = 0; i < VCS_SAVED_WAYS; i++) {
+		if (b[i].task != p)
+			continue;
+		if (b[i].start_time == p->start_time)
+			debt = b[i].debt;
+		/* Taken, or a dead task's: the entry is free again. */
+		b[i].task = NULL;
+		break;
+	}
+	raw_spin_unlock(&vcs_saved_lock);
+	return debt;
+}
 
 /* Advance the fair-share clock to @now. Called with vcs_share.lock held. */
 static void vcs_share_advance(u64 now)
@@ -605,8 +690,12 @@ static void vcs_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	/* A task that leaves the CPU owes nothing more here. */
 	if (vc->queued == prev)
 		vc->queued = NULL;
+	/* Its debt goes with it: @next pays its own, if any. */
+	if (vc->user)
+		vcs_save_debt(vc, prev);
 	vc->busy = !is_idle_task(next);
 	vc->user = next->mm && !(next->flags & PF_KTHREAD);
+	vc->debt = vc->user ? vcs_take_debt(next) : 0;
 
 	if (vc->busy && !was_busy)
 		hrtimer_start(&vc->tick,
