@@ -33,14 +33,18 @@
  *	each cycle, up to DECAY_MS or util_avg under 256), util_avg read at
  *	its wakeup, once: asleep it only decays, so its fraction left of the
  *	value before the sleep follows one curve. Prints "rise_ms=..
- *	decay_ms=.. u0=.. top=.. rise_samples=.. decay_samples=..": the time
+ *	decay_ms=.. u0=.. top=.. rise_samples=.. decay_samples=..
+ *	rereads=..": the time
  *	util_avg took to go from 0 to 512 while running (PELT clock, from
  *	last_update_time; u0, the first value read, is 0 unless a tick came
  *	before the first read: then the time from 0 is extrapolated along the
  *	first two samples), and to fall from top (its value
  *	when the first run ended) to 512 asleep (CLOCK_MONOTONIC); both
  *	interpolated between the two samples around 512 as an exponential
- *	(exact for PELT's geometric series, whatever its half-life). With -v,
+ *	(exact for PELT's geometric series, whatever its half-life).
+ *	rereads: reads made again because a PELT update came between two
+ *	reads or midway through one (util_avg is printed before
+ *	last_update_time, with no lock). With -v,
  *	each sample as "sample phase=rise|decay t_us=.. util=..".
  *   eas-work pelt-steady PERIOD_US LOOPS SECONDS
  *	A periodic task (every PERIOD_US, LOOPS iterations, for SECONDS) and
@@ -308,7 +312,7 @@ static int periodic(unsigned long period_us, unsigned long loops,
  * util_avg and last_update_time (PELT clock, ns) of this task, from one
  * read of /proc/self/sched; false (said on stderr) if either is missing.
  */
-static bool read_pelt(long *util, long long *lut)
+static bool read_pelt_once(long *util, long long *lut)
 {
 	static char buf[8192];
 	double u = -1, t = -1;
@@ -324,6 +328,37 @@ static bool read_pelt(long *util, long long *lut)
 	*util = (long)u;
 	*lut = (long long)t;
 	return true;
+}
+
+/*
+ * util_avg and last_update_time of this task as one update left them.
+ * The kernel prints util_avg before last_update_time, with no lock: a
+ * tick between the two gives the old util_avg with the new time (seen:
+ * a rise sample 10 ms on with util_avg unchanged, the half-life measured
+ * 18.3 ms for 8.2). Two reads in a row that agree are one update's;
+ * pelt_rereads counts the reads made again.
+ */
+static unsigned long pelt_rereads;
+
+static bool read_pelt(long *util, long long *lut)
+{
+	long u2;
+	long long t2;
+	int tries;
+
+	if (!read_pelt_once(util, lut))
+		return false;
+	for (tries = 0; tries < 100; tries++) {
+		if (!read_pelt_once(&u2, &t2))
+			return false;
+		if (u2 == *util && t2 == *lut)
+			return true;
+		pelt_rereads++;
+		*util = u2;
+		*lut = t2;
+	}
+	fprintf(stderr, "eas-work: /proc/self/sched: util_avg and last_update_time changed in each of 100 reads in a row\n");
+	return false;
 }
 
 static void sleep_ns(uint64_t ns)
@@ -432,8 +467,8 @@ static int pelt_step(bool verbose, unsigned long sleep_ms, unsigned long run_ms,
 		if (u < 256)
 			break;
 	}
-	printf("rise_ms=%.2f decay_ms=%.2f u0=%ld top=%ld rise_samples=%lu decay_samples=%lu\n",
-	       rise, decay, u0, top, rise_n, decay_n);
+	printf("rise_ms=%.2f decay_ms=%.2f u0=%ld top=%ld rise_samples=%lu decay_samples=%lu rereads=%lu\n",
+	       rise, decay, u0, top, rise_n, decay_n, pelt_rereads);
 	return 0;
 }
 
