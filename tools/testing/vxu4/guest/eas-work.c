@@ -357,7 +357,8 @@ static bool read_pelt(long *util, long long *lut)
 		*util = u2;
 		*lut = t2;
 	}
-	fprintf(stderr, "eas-work: /proc/self/sched: util_avg and last_update_time changed in each of 100 reads in a row\n");
+	fprintf(stderr,
+		"eas-work: /proc/self/sched: util_avg and last_update_time changed in each of 100 reads in a row\n");
 	return false;
 }
 
@@ -467,8 +468,9 @@ static int pelt_step(bool verbose, unsigned long sleep_ms, unsigned long run_ms,
 		if (u < 256)
 			break;
 	}
-	printf("rise_ms=%.2f decay_ms=%.2f u0=%ld top=%ld rise_samples=%lu decay_samples=%lu rereads=%lu\n",
-	       rise, decay, u0, top, rise_n, decay_n, pelt_rereads);
+	printf("rise_ms=%.2f decay_ms=%.2f u0=%ld top=%ld rise_samples=%lu decay_samples=%lu",
+	       rise, decay, u0, top, rise_n, decay_n);
+	printf(" rereads=%lu\n", pelt_rereads);
 	return 0;
 }
 
