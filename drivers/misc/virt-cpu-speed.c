@@ -749,12 +749,14 @@ static int vcs_cpu_pm(struct notifier_block *nb, unsigned long action,
 	/*
 	 * Spin on sched_clock, the arch timer as is: under QEMU's icount every
 	 * instruction of the loop is guest time, and the clock's reads cost
-	 * fewer of them (and less host time) than ktime_get_ns()'s.
+	 * fewer of them (and less host time) than ktime_get_ns()'s. Not
+	 * cpu_relax(): on ARMv7 its YIELD ends the vCPU's turn, at every
+	 * iteration.
 	 */
 	now = local_clock();
 	end = now + drv->states[idx].exit_latency_ns;
 	while (local_clock() < end)
-		cpu_relax();
+		barrier();
 	atomic64_add(end - now, &vc->counters[VCS_WAKE]);
 	atomic64_inc(&vc->counters[VCS_WAKES]);
 	return NOTIFY_OK;
