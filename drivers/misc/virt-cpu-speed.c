@@ -135,6 +135,11 @@
 
 /* dt * VCS_SHARE_UNIT / k is exact for k up to 8 (lcm(1..8) = 840). */
 #define VCS_SHARE_UNIT		840
+/*
+ * The speed is kept in 1/2^VCS_SPEED_SHIFT of a capacity unit: in whole
+ * units the A7 at 200 MHz (377 * 200 / 1400 = 53.86) was 53, 1.6% slow.
+ */
+#define VCS_SPEED_SHIFT		10
 /* Debts below this wait for the next period: a stall costs a wakeup. */
 #define VCS_MIN_STALL_NS	(20 * NSEC_PER_USEC)
 /*
@@ -268,7 +273,9 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @clk: the CPU's cluster clock
  * @nb: rate change notifier on @clk
  * @rate_max: the highest rate of @clk, Hz
- * @speed: capacity * rate / @rate_max, capacity units
+ * @speed: capacity * rate / @rate_max, capacity units (debugfs)
+ * @speed_fine: the same in 1/2^VCS_SPEED_SHIFT of a capacity unit (the
+ *		accounting's)
  * @tick: accounts work while the CPU is busy
  * @wake: ends a stall
  * @works: requests to pay, queued from @tick
@@ -299,6 +306,7 @@ struct vcs_cpu {
 	struct notifier_block nb;
 	unsigned long rate_max;
 	unsigned long speed;
+	unsigned long speed_fine;
 	struct hrtimer tick;
 	struct hrtimer wake;
 	struct vcs_work works[VCS_NR_WORKS];
@@ -468,8 +476,8 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 {
 	u64 clock = vcs_progress(vc, now);
 	u64 progress = clock - vc->share, dt = now - vc->last;
-	unsigned long speed = clamp_t(unsigned long, READ_ONCE(vc->speed), 1,
-				      SCHED_CAPACITY_SCALE);
+	unsigned long speed = clamp_t(unsigned long, READ_ONCE(vc->speed_fine), 1,
+				      SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT);
 	u64 work, should;
 	s64 owe;
 
@@ -484,7 +492,7 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 	}
 	/* Work at the reference speed, and the time it takes at ours. */
 	work = div_u64(progress * 1000, VCS_SHARE_UNIT * vcs_ref_permille());
-	should = div_u64(work * SCHED_CAPACITY_SCALE, speed);
+	should = div_u64(work * (SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT), speed);
 	owe = (s64)should - (s64)dt;
 	atomic64_add(work, &vc->counters[VCS_WORK]);
 	atomic64_add(dt, &vc->counters[VCS_RUN]);
@@ -766,13 +774,30 @@ static struct notifier_block vcs_pm_nb = {
 	.notifier_call = vcs_cpu_pm,
 };
 
+/*
+ * Capacity * @rate / @vc->rate_max of @vc's CPU, in 1/2^VCS_SPEED_SHIFT
+ * of a capacity unit.
+ */
+static unsigned long vcs_speed_fine(struct vcs_cpu *vc, unsigned long rate)
+{
+	return div64_ul((u64)arch_scale_cpu_capacity(vc->cpu) * rate << VCS_SPEED_SHIFT,
+			vc->rate_max);
+}
+
+/* Set @vc's speed, @speed_fine in 1/2^VCS_SPEED_SHIFT of a capacity unit. */
+static void vcs_write_speed(struct vcs_cpu *vc, unsigned long speed_fine)
+{
+	WRITE_ONCE(vc->speed_fine, speed_fine);
+	WRITE_ONCE(vc->speed, speed_fine >> VCS_SPEED_SHIFT);
+}
+
 /* On the CPU whose cluster clock changed rate: account, then the new speed. */
 static void vcs_set_speed(void *info)
 {
 	struct vcs_cpu *vc = this_cpu_ptr(&vcs_cpus);
 
 	vcs_account(vc, ktime_get_ns());
-	WRITE_ONCE(vc->speed, (unsigned long)info);
+	vcs_write_speed(vc, (unsigned long)info);
 }
 
 static int vcs_rate_change(struct notifier_block *nb, unsigned long event,
@@ -786,12 +811,11 @@ static int vcs_rate_change(struct notifier_block *nb, unsigned long event,
 	if (event != POST_RATE_CHANGE)
 		return NOTIFY_DONE;
 
-	speed = div64_ul((u64)arch_scale_cpu_capacity(cpu) * ndata->new_rate,
-			 vc->rate_max);
+	speed = vcs_speed_fine(vc, ndata->new_rate);
 	/* An idle or offline CPU has no work to account at the old speed. */
 	if (!READ_ONCE(vc->busy) ||
 	    smp_call_function_single(cpu, vcs_set_speed, (void *)speed, 1))
-		WRITE_ONCE(vc->speed, speed);
+		vcs_write_speed(vc, speed);
 	return NOTIFY_OK;
 }
 
@@ -907,9 +931,8 @@ static int __init vcs_init_cpu(int cpu, struct vcs_cpu *vc)
 		return -EINVAL;
 	}
 	vc->rate_max = max;
-	vc->speed = div64_ul((u64)arch_scale_cpu_capacity(cpu) * clk_get_rate(clk),
-			     vc->rate_max);
 	vc->cpu = cpu;
+	vcs_write_speed(vc, vcs_speed_fine(vc, clk_get_rate(clk)));
 	vc->nb.notifier_call = vcs_rate_change;
 	ret = clk_notifier_register(clk, &vc->nb);
 	if (ret) {
