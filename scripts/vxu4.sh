@@ -20,7 +20,8 @@
 # (a Unix socket for QEMU's monitor, below),
 # VXU4_DISK (a raw image file: the guest's /dev/vda, virtio-blk, for
 # results too big for the console, e.g. traces), VXU4_SEED (QEMU's -seed
-# for the guest's random bytes, below; default 1).
+# for the guest's random bytes, below; default 1), VXU4_ISOLATE (0: QEMU
+# not on a host core of its own, below).
 #
 # Guest time is QEMU's instruction count (-icount shift=0,sleep=off): one
 # instruction is 1 ns of guest time, and while every vCPU is halted the
@@ -53,7 +54,79 @@ machine=(-machine virt,dtb-randomness=off -cpu cortex-a15 -smp 8 -m $ram_mb
 	-rtc base=2026-01-01T00:00:00,clock=vm -seed "${VXU4_SEED:-1}")
 icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 
+# Determinism needs more than the instruction count. QEMU's main thread
+# starts the clock's warp to the next timer whenever it finds every vCPU
+# halted (icount_start_warp_timer(), from main_loop_wait()); the vCPU
+# thread does the same at the end of its round. The main thread takes the
+# big QEMU lock whenever the vCPU thread lets go of it, and that thread
+# lets go of it around every vCPU's turn, also in the middle of a round.
+# When the main thread gets there in the middle of a round just after the
+# last busy vCPU halted, the timer fires there, the next vCPUs get other
+# budgets and the round robin starts elsewhere: from then on the guest
+# runs another interleaving. When the main thread wakes up is the host's
+# business. Measured: two boots of the same files, one with both host
+# cores kept busy, diverged (make check, at the third meter run); on a
+# core of their own they were the same byte for byte (the whole console).
+#
+# So a boot runs on one host core of its own, all of QEMU's threads on
+# it, SCHED_FIFO: the vCPU thread is never preempted, the main thread
+# runs only while the vCPU thread waits (every vCPU halted, at the end of
+# a round), the vCPU thread (priority 2) wins the lock over the others
+# (priority 1). One host core is always left to everything else; the
+# kernel's RT throttling (kernel.sched_rt_runtime_us, 95% by default)
+# pauses the whole of QEMU, which changes no guest time.
+
+# isolate_core: lock a host core for this boot (build/.vxu4-core.N, held
+# by QEMU until it exits) and set core; else set why, and fail.
+isolate_core() {
+	local cpus c
+	chrt -f 1 true 2>/dev/null ||
+		{ why="SCHED_FIFO is not permitted here: needs CAP_SYS_NICE, or root"; return 1; }
+	cpus=$(awk '/^Cpus_allowed_list:/ { print $2 }' /proc/self/status |
+		awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-")
+			for (c = r[1]; c <= r[n]; c++) print c } }')
+	[ "$(echo "$cpus" | wc -l)" -ge 2 ] ||
+		{ why="only one host core: it stays with the rest of the host"; return 1; }
+	# The first allowed core is left to the rest of the host.
+	for c in $(echo "$cpus" | tail -n +2); do
+		exec {core_fd}>"$build/.vxu4-core.$c"
+		if flock -n "$core_fd"; then
+			core=$c
+			return 0
+		fi
+		exec {core_fd}>&-
+	done
+	why="every host core but one already runs an isolated boot"
+	return 1
+}
+
+# raise_vcpu_thread PID: QEMU's vCPU thread ("ALL CPUs/TCG", -name
+# debug-threads=on), in PID's child, to SCHED_FIFO priority 2, once it
+# exists. Until then it has priority 1, as the others, and is not
+# preempted either.
+raise_vcpu_thread() {
+	local t
+	for _ in $(seq 500); do
+		for t in $(for p in $(pgrep -P "$1"); do echo /proc/"$p"/task/*; done); do
+			[ "$(cat "$t/comm" 2>/dev/null)" = "ALL CPUs/TCG" ] || continue
+			chrt -f -p 2 "${t##*/}" >/dev/null
+			return
+		done
+		sleep 0.01
+	done
+}
+
 case "${1:-}" in
+unisolate)
+	# unisolate PID: every thread of PID (QEMU, or the timeout that runs
+	# it) and of its children back to SCHED_OTHER.
+	[ $# -eq 2 ] || { echo "usage: $0 unisolate PID" >&2; exit 2; }
+	for p in "$2" $(pgrep -P "$2"); do
+		for t in /proc/"$p"/task/*; do
+			chrt -o -p 0 "${t##*/}" 2>/dev/null || true
+		done
+	done
+	;;
 dumpdtb)
 	[ $# -eq 2 ] || { echo "usage: $0 dumpdtb OUT.dtb" >&2; exit 2; }
 	qemu-system-arm "${machine[@]}" -machine dumpdtb="$2" -nodefaults \
@@ -128,20 +201,52 @@ boot)
 	# a guest that hangs: "info registers -a" gives each vCPU's PC).
 	monitor=(-monitor none)
 	[ -n "${VXU4_MONITOR:-}" ] && monitor=(-monitor "unix:$VXU4_MONITOR,server,nowait")
+	# The host's timing out of the guest: QEMU on a host core of its own,
+	# SCHED_FIFO (isolate_core, above). Its first console line says
+	# whether this boot was (tools/testing/vxu4/repro-test.sh reads it).
+	rt=() host="vxu4.sh: host: not isolated"
+	if [ -n "${VXU4_MONITOR:-}" ]; then
+		host+=" (VXU4_MONITOR: the monitor needs QEMU's main thread to run at any time)"
+	elif [ "${VXU4_ISOLATE:-1}" = 0 ]; then
+		host+=" (VXU4_ISOLATE=0)"
+	elif isolate_core; then
+		rt=(chrt -f 1 taskset -c "$core") host="vxu4.sh: host: isolated on core $core, SCHED_FIFO"
+	else
+		host+=" ($why)"
+		echo "$host: another boot's guest time may then differ from this one's" >&2
+	fi
+	echo "$host" >"$console"
 	set +e
-	timeout -k 10 "${VXU4_TIMEOUT:-900}" \
-		qemu-system-arm "${machine[@]}" "${icount[@]}" "${counters[@]}" "${disk[@]}" \
+	timeout -k 10 "${VXU4_TIMEOUT:-900}" "${rt[@]}" \
+		qemu-system-arm -name vxu4,debug-threads=on \
+		"${machine[@]}" "${icount[@]}" "${counters[@]}" "${disk[@]}" \
 		-nodefaults -display none -no-reboot "${monitor[@]}" \
-		-chardev "file,id=console,path=$console" -serial chardev:console \
+		-chardev "file,id=console,path=$console,append=on" -serial chardev:console \
 		-kernel "$kernel" -dtb "$dtb" \
 		-initrd "$initrd" \
 		-append "console=ttyAMA0 quiet sched_verbose rodata=off $*" </dev/null &
 	qemu=$!
-	tail -n +1 -s 0.2 -f --pid="$qemu" "$console" | grep -v --line-buffered "$noise"
+	[ ${#rt[@]} -eq 0 ] || raise_vcpu_thread "$qemu" &
+	# Once the guest is down (powered off, restarting or panicked), its
+	# other CPUs spin in ipi_cpu_stop() and the vCPU thread never blocks:
+	# QEMU's threads go back to SCHED_OTHER so that its main thread can
+	# act on the shutdown.
+	tail -n +1 -s 0.2 -f --pid="$qemu" "$console" | grep -v --line-buffered "$noise" |
+		while IFS= read -r line; do
+			printf '%s\n' "$line"
+			[ ${#rt[@]} -ne 0 ] || continue
+			case "$line" in
+			"["*"] reboot: "* | "["*"] Kernel panic - not syncing"*)
+				"$top/scripts/vxu4.sh" unisolate "$qemu"
+				rt=() ;;
+			esac
+		done
 	wait "$qemu"
 	rc=$?
 	set -e
-	if [ "$rc" -eq 124 ]; then
+	# timeout's TERM, or its KILL 10 s later (the main thread of an
+	# isolated QEMU whose guest still runs does not get to act on TERM).
+	if [ "$rc" -eq 124 ] || { [ ${#rt[@]} -ne 0 ] && [ "$rc" -eq 137 ]; }; then
 		echo "vxu4.sh: the guest did not power off within ${VXU4_TIMEOUT:-900} s" >&2
 		exit 1
 	fi
