@@ -150,7 +150,9 @@ boot)
 	node=$(fdtget -l "$dtb" /reserved-memory 2>/dev/null | grep '^insn-counters@' || true)
 	tmp_dtb='' tmp_console='' qemu=''
 	trap 'rm -f "${ram:-}" "$tmp_dtb" "$tmp_console"' EXIT
-	trap '[ -n "$qemu" ] && kill "$qemu" 2>/dev/null; exit 143' TERM INT
+	# On TERM or INT an isolated QEMU goes back to SCHED_OTHER first: its
+	# main thread must run to act on the signal (it may have had it too).
+	trap '[ -n "$qemu" ] && { "$top/scripts/vxu4.sh" unisolate "$qemu"; kill "$qemu"; } 2>/dev/null; exit 143' TERM INT
 	if [ -n "$node" ] && [ "${VXU4_INSN_COUNT:-1}" = 0 ]; then
 		tmp_dtb=$(mktemp --suffix=.dtb)
 		cp "$dtb" "$tmp_dtb"
