@@ -31,7 +31,9 @@
 #                  hours a run; 0: no hackbench)
 #   HB_GROUPS=4    hackbench -g
 #   CONFIGS=a,b,c  the configurations to run
-#   PARALLEL=1     0: one boot after the other
+#   PARALLEL=1     0: one boot after the other (on two host cores only
+#                  one boot at a time runs on a core of its own:
+#                  scripts/vxu4.sh)
 # Results in build/bench/<date>/: the console log (ab1.log, c.log, ab2.log)
 # and host arrival times of the run markers (NAME.stamps) of each boot,
 # em.json, runs.csv, summary.json, bench.png, report.txt.
