@@ -100,6 +100,14 @@ isolate_core() {
 	return 1
 }
 
+# tasks_of PID...: the /proc task directory of every thread of each PID.
+tasks_of() {
+	local p
+	for p; do
+		echo /proc/"$p"/task/*
+	done
+}
+
 # raise_vcpu_thread PID: QEMU's vCPU thread ("ALL CPUs/TCG", -name
 # debug-threads=on), in PID's child, to SCHED_FIFO priority 2, once it
 # exists. Until then it has priority 1, as the others, and is not
@@ -107,7 +115,8 @@ isolate_core() {
 raise_vcpu_thread() {
 	local t
 	for _ in $(seq 500); do
-		for t in $(for p in $(pgrep -P "$1"); do echo /proc/"$p"/task/*; done); do
+		# shellcheck disable=SC2046 # the child's PIDs, one word each
+		for t in $(tasks_of $(pgrep -P "$1")); do
 			[ "$(cat "$t/comm" 2>/dev/null)" = "ALL CPUs/TCG" ] || continue
 			chrt -f -p 2 "${t##*/}" >/dev/null
 			return
@@ -116,17 +125,17 @@ raise_vcpu_thread() {
 	done
 }
 
-case "${1:-}" in
-unisolate)
-	# unisolate PID: every thread of PID (QEMU, or the timeout that runs
-	# it) and of its children back to SCHED_OTHER.
-	[ $# -eq 2 ] || { echo "usage: $0 unisolate PID" >&2; exit 2; }
-	for p in "$2" $(pgrep -P "$2"); do
-		for t in /proc/"$p"/task/*; do
-			chrt -o -p 0 "${t##*/}" 2>/dev/null || true
-		done
+# unisolate PID: every thread of PID (the timeout that runs QEMU) and of
+# its child (QEMU) back to SCHED_OTHER.
+unisolate() {
+	local t
+	# shellcheck disable=SC2046 # the child's PIDs, one word each
+	for t in $(tasks_of "$1" $(pgrep -P "$1")); do
+		chrt -o -p 0 "${t##*/}" 2>/dev/null || true
 	done
-	;;
+}
+
+case "${1:-}" in
 dumpdtb)
 	[ $# -eq 2 ] || { echo "usage: $0 dumpdtb OUT.dtb" >&2; exit 2; }
 	qemu-system-arm "${machine[@]}" -machine dumpdtb="$2" -nodefaults \
@@ -152,7 +161,7 @@ boot)
 	trap 'rm -f "${ram:-}" "$tmp_dtb" "$tmp_console"' EXIT
 	# On TERM or INT an isolated QEMU goes back to SCHED_OTHER first: its
 	# main thread must run to act on the signal (it may have had it too).
-	trap '[ -n "$qemu" ] && { "$top/scripts/vxu4.sh" unisolate "$qemu"; kill "$qemu"; } 2>/dev/null; exit 143' TERM INT
+	trap '[ -n "$qemu" ] && { unisolate "$qemu"; kill "$qemu"; } 2>/dev/null; exit 143' TERM INT
 	if [ -n "$node" ] && [ "${VXU4_INSN_COUNT:-1}" = 0 ]; then
 		tmp_dtb=$(mktemp --suffix=.dtb)
 		cp "$dtb" "$tmp_dtb"
@@ -239,7 +248,7 @@ boot)
 			[ ${#rt[@]} -ne 0 ] || continue
 			case "$line" in
 			"["*"] reboot: "* | "["*"] Kernel panic - not syncing"*)
-				"$top/scripts/vxu4.sh" unisolate "$qemu"
+				unisolate "$qemu"
 				rt=() ;;
 			esac
 		done
