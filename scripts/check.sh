@@ -8,41 +8,45 @@
 #      series exported (git format-patch), applied with git am to the
 #      pristine tree, each patch checkpatch --strict clean
 #   3. the system test: boot the virtual XU4 and compare what the kernel
-#      built with what the host tool computes from the XU4 DTB; nothing
-#      else of ours runs during that boot
+#      built with what the host tool computes from the XU4 DTB
 #   4. the virtual board's physics, measured in that same boot: time
 #      dilation on 1 to 8 CPUs at once, util invariance of 8 periodic
 #      tasks at once, power meters
 #   5. the reference experiments' pipeline, in small, in that boot too
-#   6. the first boot again (same command line), made while two busy loops
-#      keep the host's cores busy: the same physics checks, and the same
-#      physics and pipeline results as the first boot's (guest time is
-#      QEMU's instruction count)
-#   7. a third boot, alongside the second, of the board without
-#      dynamic-power-coefficient: no EM, EAS off and the kernel's reason
-#   8. the KUnit suites, run at boot in the first and third boots (KTAP
-#      from debugfs)
-#   9. PELT's half-life under sched_pelt_multiplier=1, 2, 4: three boots,
-#      a task's util_avg rising and decaying, a periodic task's level
-#  10. the KUnit suites that need no board, as kernel developers run them:
-#      tools/testing/kunit/kunit.py run --arch=arm on QEMU's virt machine
-#  11. bad device trees: boots of broken CPU data, the kernel's EM, EAS
-#      state and reason equal to what eas-em predicts
-#  12. EAS under stress: hotplug, governor and sched_energy_aware switches,
-#      frequency limits, under load; EAS state and sched domains after each
-#      step, meters, no splat
-#  13. LISA's EAS behaviour tests, each by name: the EM's energy of the
-#      placement that happened against the EM-optimal placement, late
-#      activations, noise, misfit migration (a boot of its own, alongside
-#      the stress test's)
-#  14. boost OPPs: the board with the A15's 1.9 and 2.0 GHz OPPs marked
+#   6. the first boot again (same command line), made while the host's
+#      two cores are kept busy (two busy loops at nice 19 and the suites
+#      beside it): the same physics checks, and the same physics and
+#      pipeline results as the first boot's (guest time is QEMU's
+#      instruction count)
+#   7. beside the second boot, the board without dynamic-power-coefficient:
+#      no EM, EAS off and the kernel's reason
+#   8. the KUnit suites, run at boot in the first boot and the board
+#      without EM (KTAP from debugfs)
+#   9. boost OPPs: the board with the A15's 1.9 and 2.0 GHz OPPs marked
 #      turbo-mode; cpufreq boost off and on, the capacities, the A15s'
 #      rate with 1 to 4 of them busy under the load-aware boost budget
 #      (its default, off, and another budget)
+#  10. EAS under stress: hotplug, governor and sched_energy_aware switches,
+#      frequency limits, under load; EAS state and sched domains after each
+#      step, meters, no splat
+#  11. PELT's half-life under sched_pelt_multiplier=1, 2, 4: three boots,
+#      a task's util_avg rising and decaying, a periodic task's level
+#  12. the KUnit suites that need no board, as kernel developers run them:
+#      tools/testing/kunit/kunit.py run --arch=arm on QEMU's virt machine
+#  13. bad device trees: boots of broken CPU data, the kernel's EM, EAS
+#      state and reason equal to what eas-em predicts
+#  14. LISA's EAS behaviour tests, each by name: the EM's energy of the
+#      placement that happened against the EM-optimal placement, late
+#      activations, noise, misfit migration
 #  15. idle states: the board with a CPU and a cluster power-down per
 #      cluster (cpuidle-psci); the governors ladder, menu, teo and mbed;
 #      each wake from a state costs its exit latency, each state its
-#      power (a boot of its own, alongside the boost OPPs')
+#      power
+#
+# The boots of 3, 6, 9 and 10 run one after the other, each on a host core
+# of its own (scripts/vxu4.sh); 7 and 11 to 15 run in the background on
+# the other core (12 from the start, a kernel build of its own), and are
+# shown in that order when their turn comes.
 #
 # "scripts/check.sh debug" (make check-debug) runs instead the debug
 # kernel's suites (lockdep, KASAN, UBSAN, debugobjects, hung task and
@@ -158,10 +162,9 @@ checkpatch() (
 	ktap_finish
 )
 
-# The second boot runs while two busy loops keep both host cores busy,
-# and at the same time as the third (under icount each QEMU uses one host
-# core). Their pids, for the traps: the loops, and the background boots,
-# each a session of its own (setsid), so that their QEMU goes with them.
+# The pids, for the traps: the busy loops of the second boot, and the
+# background suites, each a session of its own (setsid), so that their
+# QEMU goes with them.
 busy_pids=()
 bg_pids=()
 stop_busy() {
@@ -177,7 +180,7 @@ stop_bg() {
 	done
 	bg_pids=()
 }
-trap 'stop_busy; stop_bg' EXIT
+trap 'stop_busy; stop_bg; rm -rf "$bgdir"' EXIT
 trap 'exit 130' INT TERM
 
 # cpu_s PID...: CPU time those processes used so far, s.
@@ -202,6 +205,25 @@ replay() {
 	return "$3"
 }
 
+# bg_start ID CMD...: start a suite in the background, in a session of its own
+# (so that its QEMU goes with it on a kill), its output kept in $bgdir;
+# bg_suite ID NAME: wait for it to end, then show it as the next suite.
+bgdir=$(mktemp -d)
+declare -A bg_of
+bg_start() {
+	local id=$1
+	shift
+	setsid "$@" >"$bgdir/$id" 2>"$bgdir/$id.err" &
+	bg_of[$id]=$!
+	bg_pids+=($!)
+}
+bg_suite() {
+	local rc
+	wait "${bg_of[$1]}"
+	rc=$?
+	suite "$2" replay "$bgdir/$1" "$bgdir/$1.err" "$rc"
+}
+
 # The debug kernel's suites (after the others: a kernel build of its own)
 debug_suites() {
 	suite "debug kernel: built" tools/testing/vxu4/debug-build.sh
@@ -216,27 +238,35 @@ if [ "$only" = debug ]; then
 fi
 
 [ -n "${only_debug:-}" ] || {
+# Two host cores, used at once. The boots judged for timing run one after
+# the other in the foreground, each on a core of its own (scripts/vxu4.sh:
+# SCHED_FIFO, so what else runs cannot touch it); the other suites run in
+# the background on the core left to the host (VXU4_ISOLATE=0: their
+# boots are judged in guest time only) and are shown when their turn comes.
+# KUnit without a board is a kernel build of its own: it starts after the
+# series' builds, when they are made (SERIES_BUILD=1).
+[ "${SERIES_BUILD:-0}" = 1 ] || bg_start kunit-arm tools/testing/vxu4/kunit-arm.sh
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
 # The series as git format-patch output: git am on the pristine tree,
-# checkpatch --strict of each patch; with SERIES_BUILD=1 (CI) also the
-# zImage built at every patch (about 14 min more with a warm ccache).
+# checkpatch --strict of each patch; with SERIES_BUILD=1 also the
+# zImage at every patch.
 if [ "${SERIES_BUILD:-0}" = 1 ]; then
 	suite "series (git am, checkpatch, build at every patch)" scripts/series.sh build
+	bg_start kunit-arm tools/testing/vxu4/kunit-arm.sh
 else
 	suite "series (git am, checkpatch)" scripts/series.sh check
 fi
-# The first boot, on a quiet host (nothing else of ours runs): the system
-# test, the physics, the bench smoke run and the KUnit suites.
+# The first boot: the system test, the physics, the bench smoke run and
+# the KUnit suites.
 suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
-# The second and third boots at once: the first boot again, with the same
-# command line (so that the two run the same guest from the same state),
-# under host load; and the board without EM. On two host cores only one
-# boot at a time gets a core of its own (scripts/vxu4.sh): the one that
-# is compared. The boots beside another run without (VXU4_ISOLATE=0).
-tmp=$(mktemp -d)
+# The second boot: the first again, with the same command line (so that
+# the two run the same guest from the same state), under host load. Two
+# busy loops keep both host cores busy for as long as it runs; at nice 19
+# they take only what the background suites leave: the board without EM
+# and PELT's three boots start beside it.
 for _ in 1 2; do
-	sh -c 'while :; do :; done' &
+	nice -n 19 sh -c 'while :; do :; done' &
 	busy_pids+=($!)
 done
 t0=$(date +%s.%N)
@@ -244,20 +274,16 @@ c0=$(cpu_s "${busy_pids[@]}")
 i0=$(host_idle)
 rm -f "$build/physics-loaded.log"
 VXU4_LOG=$build/physics-loaded.log setsid scripts/vxu4.sh boot vxu4.mode=check \
-	kunit.enable=1 >/dev/null 2>"$tmp/loaded.err" &
+	kunit.enable=1 >/dev/null 2>"$bgdir/loaded.err" &
 loaded=$!
 bg_pids+=("$loaded")
-VXU4_ISOLATE=0 setsid tools/testing/vxu4/noem-test.sh >"$tmp/noem" 2>"$tmp/noem.err" &
-noem=$!
-bg_pids+=("$noem")
+bg_start noem env VXU4_ISOLATE=0 tools/testing/vxu4/noem-test.sh
+bg_start pelt env VXU4_ISOLATE=0 tools/testing/vxu4/pelt-test.sh
 wait "$loaded"
 c1=$(cpu_s "${busy_pids[@]}")
 i1=$(host_idle)
 t1=$(date +%s.%N)
 stop_busy
-wait "$noem"
-noem_rc=$?
-bg_pids=()
 loaded_wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
 loaded_cpu=$(awk -v a="$c0" -v b="$c1" 'BEGIN { printf "%.1f", b - a }')
 loaded_idle=$(echo "$i0 $i1" | awk '{ printf "%.1f", ($4 > $2 ? ($3 - $1) * 100 / ($4 - $2) : 100) }')
@@ -268,40 +294,23 @@ suite "physics under host load" tools/testing/vxu4/physics-test.sh \
 	--host-load "$loaded_wall" "$loaded_cpu" "$loaded_idle" "$build/physics-loaded.log"
 suite "reproducible and host-load independent" tools/testing/vxu4/repro-test.sh \
 	"$build/system-test.log" "$build/physics-loaded.log"
-suite "virtual XU4 without EM (EAS off)" replay "$tmp/noem" "$tmp/noem.err" "$noem_rc"
-# The KUnit suites ran in the first and third boots; their KTAP is in the logs.
+bg_suite noem "virtual XU4 without EM (EAS off)"
+# The KUnit suites ran in the first boot and the board without EM; their
+# KTAP is in the logs.
 suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit-check.py \
 	"$build/system-test.log" "$build/noem-test.log"
-rm -rf "$tmp"
-suite "PELT half-life (sched_pelt_multiplier=1, 2, 4)" tools/testing/vxu4/pelt-test.sh
-# A kernel build of its own (build/kunit-arm), after the boots.
-suite "KUnit without a board (kunit.py run --arch=arm)" tools/testing/vxu4/kunit-arm.sh
-suite "bad device trees: the kernel and eas-em agree" tools/testing/vxu4/baddt-test.sh
-# The board with idle states boots alongside the board with boost OPPs.
-tmp=$(mktemp -d)
-VXU4_ISOLATE=0 setsid tools/testing/vxu4/idle-test.sh >"$tmp/idle" 2>"$tmp/idle.err" &
-idle=$!
-bg_pids+=("$idle")
+bg_start baddt env VXU4_ISOLATE=0 tools/testing/vxu4/baddt-test.sh
 suite "boost OPPs (cpufreq boost, capacity reference)" tools/testing/vxu4/boost-test.sh
-wait "$idle"
-idle_rc=$?
-bg_pids=()
-suite "idle states (cpuidle-psci; ladder, menu, teo, mbed; wake-up cost, idle power)" \
-	replay "$tmp/idle" "$tmp/idle.err" "$idle_rc"
-rm -rf "$tmp"
-# LISA's EAS behaviour tests boot alongside the stress test (under icount
-# each QEMU uses one host core; neither judges host timing).
-tmp=$(mktemp -d)
-VXU4_ISOLATE=0 setsid tools/testing/vxu4/eas-behaviour.sh --ktap >"$tmp/eb" 2>"$tmp/eb.err" &
-eb=$!
-bg_pids+=("$eb")
+# LISA's EAS behaviour tests and the board with idle states boot beside
+# the stress test.
+bg_start eb env VXU4_ISOLATE=0 tools/testing/vxu4/eas-behaviour.sh --ktap
+bg_start idle env VXU4_ISOLATE=0 tools/testing/vxu4/idle-test.sh
 suite "EAS under stress" tools/testing/vxu4/stress-test.sh
-wait "$eb"
-eb_rc=$?
-bg_pids=()
-suite "EAS behaviour (LISA's tests, against the EM-optimal placement)" \
-	replay "$tmp/eb" "$tmp/eb.err" "$eb_rc"
-rm -rf "$tmp"
+bg_suite pelt "PELT half-life (sched_pelt_multiplier=1, 2, 4)"
+bg_suite kunit-arm "KUnit without a board (kunit.py run --arch=arm)"
+bg_suite baddt "bad device trees: the kernel and eas-em agree"
+bg_suite eb "EAS behaviour (LISA's tests, against the EM-optimal placement)"
+bg_suite idle "idle states (cpuidle-psci; ladder, menu, teo, mbed; wake-up cost, idle power)"
 }
 
 if [ "$nsuite" -ne "$nsuites" ]; then
