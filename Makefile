@@ -192,6 +192,7 @@ bench: vxu4 initramfs tools
 	@tools/testing/vxu4/bench.sh
 
 odroid: kernel
+	@scripts/kernel.sh modules
 	@scripts/odroid.sh
 
 # The series as kernel people take it: git format-patch output in

@@ -5,10 +5,13 @@
 # git-ignored folder, our overlay laid over it, patches/series applied with
 # quilt, exynos_defconfig + our fragments, built with ccache into build/obj.
 #
-# Usage: scripts/kernel.sh prepare|config|build|version
+# Usage: scripts/kernel.sh prepare|config|build|modules|version
 #   prepare  unpack (once), overlay, (re)apply the patch series
 #   config   write build/obj/.config (only replaced when it changes)
-#   build    prepare + config + make zImage, modules, dtbs
+#   build    prepare + config + make zImage, dtbs: what the virtual board
+#            boots (it loads no module)
+#   modules  build, and the modules too: what a real board needs (make
+#            odroid): 360 more of its 2801 objects, mac80211 among them
 #   version  print the kernel release being built
 #
 # Environment: JOBS (default: cores + 1), KTAR (the source tarball),
@@ -165,6 +168,7 @@ config() {
 	fi
 }
 
+# kbuild TARGET...
 kbuild() {
 	local log=$build/kernel-build$sfx.log start=$SECONDS
 	command -v ccache >/dev/null || die "ccache is missing (make deps)"
@@ -173,7 +177,7 @@ kbuild() {
 		say "a first build takes about 15 min on 2 cores (less with ccache hits)"
 	set +e
 	make -C "$ksrc" O="$kobj" CC="ccache ${CROSS_COMPILE}gcc" -j"$jobs" \
-		zImage modules dtbs 2>&1 | tee "$log" |
+		"$@" 2>&1 | tee "$log" |
 		awk -v start="$start" '
 			/^  [A-Z]/ { n++ }
 			/error:|Error [0-9]/ { print }
@@ -190,7 +194,8 @@ kbuild() {
 case "${1:-}" in
 prepare) unpack; overlay; patches ;;
 config) unpack; overlay; patches; config ;;
-build) unpack; overlay; patches; config; kbuild ;;
+build) unpack; overlay; patches; config; kbuild zImage dtbs ;;
+modules) unpack; overlay; patches; config; kbuild zImage modules dtbs ;;
 version) version ;;
-*) echo "usage: $0 prepare|config|build|version" >&2; exit 2 ;;
+*) echo "usage: $0 prepare|config|build|modules|version" >&2; exit 2 ;;
 esac
