@@ -264,9 +264,11 @@ suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
 # the two run the same guest from the same state), under host load. Two
 # busy loops keep both host cores busy for as long as it runs; at nice 19
 # they take only what the background suites leave: the board without EM
-# and PELT's three boots start beside it.
+# and PELT's three boots start beside it. Each loop is a session of its
+# own, its autogroup at nice 19 too: with sched_autogroup_enabled the
+# scheduler shares a core between sessions first, whatever their nice.
 for _ in 1 2; do
-	nice -n 19 sh -c 'while :; do :; done' &
+	setsid sh -c 'echo 19 >/proc/self/autogroup 2>/dev/null; exec nice -n 19 sh -c "while :; do :; done"' &
 	busy_pids+=($!)
 done
 t0=$(date +%s.%N)
@@ -299,12 +301,12 @@ bg_suite noem "virtual XU4 without EM (EAS off)"
 # KTAP is in the logs.
 suite "KUnit (at boot in the virtual XU4)" tools/testing/vxu4/kunit-check.py \
 	"$build/system-test.log" "$build/noem-test.log"
+# The bad device trees, LISA's EAS behaviour tests and the board with idle
+# states boot in the background while the boost OPPs and the stress run.
 bg_start baddt env VXU4_ISOLATE=0 tools/testing/vxu4/baddt-test.sh
-suite "boost OPPs (cpufreq boost, capacity reference)" tools/testing/vxu4/boost-test.sh
-# LISA's EAS behaviour tests and the board with idle states boot beside
-# the stress test.
 bg_start eb env VXU4_ISOLATE=0 tools/testing/vxu4/eas-behaviour.sh --ktap
 bg_start idle env VXU4_ISOLATE=0 tools/testing/vxu4/idle-test.sh
+suite "boost OPPs (cpufreq boost, capacity reference)" tools/testing/vxu4/boost-test.sh
 suite "EAS under stress" tools/testing/vxu4/stress-test.sh
 bg_suite pelt "PELT half-life (sched_pelt_multiplier=1, 2, 4)"
 bg_suite kunit-arm "KUnit without a board (kunit.py run --arch=arm)"
