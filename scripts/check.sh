@@ -238,11 +238,12 @@ if [ "$only" = debug ]; then
 fi
 
 [ -n "${only_debug:-}" ] || {
-# Two host cores, used at once. The boots judged for timing run one after
-# the other in the foreground, each on a core of its own (scripts/vxu4.sh:
-# SCHED_FIFO, so what else runs cannot touch it); the other suites run in
-# the background on the core left to the host (VXU4_ISOLATE=0: their
-# boots are judged in guest time only) and are shown when their turn comes.
+# Two host cores, used at once. The two boots compared byte for byte, then
+# the boost OPPs' and the stress test's, run one after the other in the
+# foreground, each on a core of its own (scripts/vxu4.sh: SCHED_FIFO, so
+# what else runs cannot touch it); the other suites run in the background
+# on the core left to the host (VXU4_ISOLATE=0: their boots are judged in
+# guest time only) and are shown when their turn comes.
 # KUnit without a board is a kernel build of its own: it starts after the
 # series' builds, when they are made (SERIES_BUILD=1).
 [ "${SERIES_BUILD:-0}" = 1 ] || bg_start kunit-arm tools/testing/vxu4/kunit-arm.sh
