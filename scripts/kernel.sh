@@ -174,7 +174,7 @@ kbuild() {
 	command -v ccache >/dev/null || die "ccache is missing (make deps)"
 	say "building Linux $(version) for ARM (exynos_defconfig + eas + vxu4${variant:+ + $variant}), $jobs jobs, log: build/kernel-build$sfx.log"
 	[ -f "$kobj/vmlinux" ] ||
-		say "a first build takes about 15 min on 2 cores (less with ccache hits)"
+		say "a first build takes 15 to 25 min on 2 cores (less with ccache hits)"
 	set +e
 	make -C "$ksrc" O="$kobj" CC="ccache ${CROSS_COMPILE}gcc" -j"$jobs" \
 		"$@" 2>&1 | tee "$log" |
