@@ -191,7 +191,7 @@ eas-behaviour: vxu4 initramfs tools
 bench: vxu4 initramfs tools
 	@tools/testing/vxu4/bench.sh
 
-odroid: kernel
+odroid: deps
 	@scripts/kernel.sh modules
 	@scripts/odroid.sh
 
