@@ -15,9 +15,7 @@
 # Environment: VXU4_TIMEOUT, VXU4_LOG (the console's file; a temporary
 # one without it),
 # VXU4_KERNEL (another zImage, e.g. the debug kernel's), VXU4_DTB,
-# VXU4_INITRD,
-# VXU4_INSN_COUNT (0: no per-vCPU instruction count, below), VXU4_MONITOR
-# (a Unix socket for QEMU's monitor, below),
+# VXU4_INITRD, VXU4_MONITOR (a Unix socket for QEMU's monitor, below),
 # VXU4_DISK (a raw image file: the guest's /dev/vda, virtio-blk, for
 # results too big for the console, e.g. traces), VXU4_SEED (QEMU's -seed
 # for the guest's random bytes, below; default 1), VXU4_ISOLATE (0: QEMU
@@ -152,22 +150,13 @@ boot)
 	# Each vCPU's own instruction count, for the CPU speed, where the DTB
 	# reserves a page for it (tools/testing/vxu4/insn-count-plugin.c): the
 	# guest RAM is then a shared file that the plugin maps too.
-	# VXU4_INSN_COUNT=0: without (the counters' page is taken out of a
-	# copy of the DTB), for boots that judge no timing of several CPUs at
-	# once and would take 1.8 times as long with it.
 	counters=()
 	node=$(fdtget -l "$dtb" /reserved-memory 2>/dev/null | grep '^insn-counters@' || true)
-	tmp_dtb='' tmp_console='' qemu=''
-	trap 'rm -f "${ram:-}" "$tmp_dtb" "$tmp_console"' EXIT
+	tmp_console='' qemu=''
+	trap 'rm -f "${ram:-}" "$tmp_console"' EXIT
 	# On TERM or INT an isolated QEMU goes back to SCHED_OTHER first: its
 	# main thread must run to act on the signal (it may have had it too).
 	trap '[ -n "$qemu" ] && { unisolate "$qemu"; kill "$qemu"; } 2>/dev/null; exit 143' TERM INT
-	if [ -n "$node" ] && [ "${VXU4_INSN_COUNT:-1}" = 0 ]; then
-		tmp_dtb=$(mktemp --suffix=.dtb)
-		cp "$dtb" "$tmp_dtb"
-		fdtput -r "$tmp_dtb" "/reserved-memory/$node"
-		dtb=$tmp_dtb node=
-	fi
 	if [ -n "$node" ]; then
 		plugin=${VXU4_PLUGIN:-$build/insn-count.so}
 		[ -f "$plugin" ] || { echo "vxu4.sh: $plugin is missing: run make run first" >&2; exit 2; }

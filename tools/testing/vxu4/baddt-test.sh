@@ -92,10 +92,9 @@ make_dtb() {
 	esac
 }
 
-# No per-vCPU instruction count (scripts/vxu4.sh): these boots judge the
-# EM and EAS, no timing.
+# These boots judge the EM and EAS, no timing.
 boot() {
-	VXU4_INSN_COUNT=0 VXU4_DTB=$dir/$1.dtb VXU4_LOG=$dir/$1.log VXU4_TIMEOUT=600 \
+	VXU4_DTB=$dir/$1.dtb VXU4_LOG=$dir/$1.log VXU4_TIMEOUT=600 \
 		"$top/scripts/vxu4.sh" boot vxu4.mode=report vxu4.eas_timeout=5 \
 		>/dev/null 2>"$dir/$1.err"
 }

@@ -36,8 +36,7 @@ else
 		fdtput -t u "$dtb" "/$m" static-power-microwatt "$wrap_uw" ||
 			{ echo "cannot set /$m's static-power-microwatt in $dtb (fdtput, device-tree-compiler)"; exit 1; }
 	done
-	# No per-vCPU instruction count (scripts/vxu4.sh): no timing judged.
-	VXU4_INSN_COUNT=0 VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot \
+	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot \
 		vxu4.mode=check vxu4.physics=0 vxu4.meter_wrap=1 vxu4.eas_timeout=10 \
 		virt_cluster_power.model=em \
 		kunit.enable=1 kunit.filter_glob='energy_model_cpu_mask*' >/dev/null

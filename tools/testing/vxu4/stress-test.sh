@@ -51,11 +51,7 @@ if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/stress$sfx.log
-	# No per-vCPU instruction count (scripts/vxu4.sh): no timing of
-	# several CPUs at once is judged here, and it would take 1.8 times
-	# as long; the CPU speed's fair-share estimate is exact for the lone
-	# CPUs measured after hotplug, and the meters count guest time.
-	VXU4_INSN_COUNT=0 boot_kernel "$log" vxu4.mode=stress
+	boot_kernel "$log" vxu4.mode=stress
 	echo "(console log: build/stress$sfx.log)"
 fi
 
