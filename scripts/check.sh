@@ -247,6 +247,10 @@ fi
 # KUnit without a board is a kernel build of its own: it starts after the
 # series' builds, when they are made (SERIES_BUILD=1).
 [ "${SERIES_BUILD:-0}" = 1 ] || bg_start kunit-arm tools/testing/vxu4/kunit-arm.sh
+# The first boot, the system test (the physics, the bench smoke run and
+# the KUnit suites), starts now on the isolated core, while the static
+# suites below use the other.
+bg_start system tools/testing/vxu4/system-test.sh
 suite "EM tool host tests" make -s -C tools/power/eas check
 suite "checkpatch" checkpatch
 # The series as git format-patch output: git am on the pristine tree,
@@ -258,9 +262,7 @@ if [ "${SERIES_BUILD:-0}" = 1 ]; then
 else
 	suite "series (git am, checkpatch)" scripts/series.sh check
 fi
-# The first boot: the system test, the physics, the bench smoke run and
-# the KUnit suites.
-suite "system test (virtual XU4)" tools/testing/vxu4/system-test.sh
+bg_suite system "system test (virtual XU4)"
 # The second boot: the first again, with the same command line (so that
 # the two run the same guest from the same state), under host load. Two
 # busy loops keep both host cores busy for as long as it runs; at nice 19
@@ -275,14 +277,14 @@ done
 t0=$(date +%s.%N)
 c0=$(cpu_s "${busy_pids[@]}")
 i0=$(host_idle)
+# Its console is judged by the physics and repro suites below: a boot
+# that did not power off has no @end there.
 rm -f "$build/physics-loaded.log"
-VXU4_LOG=$build/physics-loaded.log setsid scripts/vxu4.sh boot vxu4.mode=check \
-	kunit.enable=1 >/dev/null 2>"$bgdir/loaded.err" &
-loaded=$!
-bg_pids+=("$loaded")
+bg_start loaded env VXU4_LOG="$build/physics-loaded.log" scripts/vxu4.sh boot \
+	vxu4.mode=check kunit.enable=1
 bg_start noem env VXU4_ISOLATE=0 tools/testing/vxu4/noem-test.sh
 bg_start pelt env VXU4_ISOLATE=0 tools/testing/vxu4/pelt-test.sh
-wait "$loaded"
+wait "${bg_of[loaded]}"
 c1=$(cpu_s "${busy_pids[@]}")
 i1=$(host_idle)
 t1=$(date +%s.%N)
