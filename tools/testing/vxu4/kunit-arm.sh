@@ -6,7 +6,8 @@
 # builds a small kernel from the suites' .kunitconfig files
 # (kernel/power: the EM; drivers/clk: the clk framework's suites and the
 # emulated cluster clock; kernel/sched: PELT; drivers/cpuidle: the mbed
-# governor) and boots it on QEMU's "virt" machine.
+# governor; drivers/cpufreq: the boost budget) and boots it on QEMU's
+# "virt" machine.
 #
 #   tools/testing/vxu4/kunit-arm.sh
 #
@@ -32,7 +33,7 @@ die() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit 2; }
 [ -f "$ksrc/tools/testing/kunit/kunit.py" ] ||
 	die "no kernel source in $ksrc: run 'make kernel' first"
 for k in kernel/power/.kunitconfig drivers/clk/.kunitconfig kernel/sched/.kunitconfig \
-	drivers/cpuidle/.kunitconfig; do
+	drivers/cpuidle/.kunitconfig drivers/cpufreq/.kunitconfig; do
 	grep -q _KUNIT_TEST "$ksrc/$k" 2>/dev/null ||
 		die "$ksrc/$k lacks the series' suites: run 'make kernel' (it applies the series)"
 done
@@ -49,7 +50,7 @@ start=$SECONDS
 	--make_options="CC=ccache arm-linux-gnueabihf-gcc" \
 	--build_dir="$build/kunit-arm" --jobs="$(nproc)" --timeout=600 \
 	--kunitconfig=kernel/power --kunitconfig=drivers/clk --kunitconfig=kernel/sched \
-	--kunitconfig=drivers/cpuidle \
+	--kunitconfig=drivers/cpuidle --kunitconfig=drivers/cpufreq \
 	--raw_output=kunit) >"$log" 2>"$log.err"
 rc=$?
 echo "$prog: kunit.py run --arch=arm: exit $rc in $((SECONDS - start)) s, raw KTAP in build/kunit-arm.log" >&2
