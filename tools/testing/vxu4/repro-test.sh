@@ -8,15 +8,15 @@
 # busy. Guest time is QEMU's instruction
 # count, and the host's random seeds and date are kept out of the guest, so
 # the two should agree:
-#  - deterministic: every measurement line the same (a known failure
-#    only when a boot says it was not isolated from the host: below);
+#  - deterministic: both boots ran on a host core of their own, and every
+#    measurement line is the same;
 #  - reproducible: the rt-app run's energy on each cluster meter, within
 #    0.5%, and hackbench's time, within 0.5%, with EAS on and off;
 #  - host-load independent: every physics result of the second boot equals
 #    the first's within the tolerance of its check (physics-test.sh): the
 #    fixed work's time 2% (per loop: each boot calibrates its work), the
-#    periodic tasks' util_avg 3% (both skipped when the boots diverged:
-#    see below), a busy meter's mean power 1%.
+#    periodic tasks' util_avg 3% (both skipped when the boots diverged,
+#    itself a failure: see below), a busy meter's mean power 1%.
 # Lines are matched by their keys (run, cpu, label, eas, ...), never by
 # position.
 #
@@ -60,26 +60,28 @@ da=$(grep -c '^@' "$quiet") db=$(grep -c '^@' "$loaded")
 differ=$(diff <(grep '^@' "$quiet") <(grep '^@' "$loaded") | grep '^[<>]')
 nd=$(printf '%s' "$differ" | grep -c .)
 # Each boot's first line says whether QEMU ran on a host core of its own,
-# SCHED_FIFO (scripts/vxu4.sh: why that is needed). Two isolated boots
-# must be the same; a boot that was not isolated (no CAP_SYS_NICE, one
-# host core, or every core but one taken by other isolated boots) can
-# diverge, and short runs then differ as any two scheduler runs do (the
-# bench smoke's 2 s runs by a few percent): those comparisons are then
-# known failures, and the physics rows below are skipped (why: there);
-# the meters stay judged.
+# SCHED_FIFO (scripts/vxu4.sh: why that is needed). That is this check's
+# precondition: a boot that was not isolated (no CAP_SYS_NICE, one host
+# core, or every core but one taken by other isolated boots) lets QEMU's
+# main thread change the guest's interleaving, so it fails here, and the
+# boots must then be the same all the same: no divergence is excused.
 host_a=$(grep -m1 '^vxu4.sh: host: ' "$quiet") host_b=$(grep -m1 '^vxu4.sh: host: ' "$loaded")
-echo "    quiet boot: ${host_a:-no host line}; boot under host load: ${host_b:-no host line}"
-diverged=
+isolated=1
 for h in "$host_a" "$host_b"; do
 	case "$h" in
 	"vxu4.sh: host: isolated"*) ;;
-	*) diverged="a boot was not isolated from the host's timing (${h:-no host line}), and QEMU's main thread can then change the guest's interleaving (scripts/vxu4.sh); short runs then diverge" ;;
+	*) isolated= ;;
 	esac
 done
+if [ -n "$isolated" ]; then
+	ok "both boots ran on a host core of their own ($host_a; $host_b)"
+else
+	nok "both boots ran on a host core of their own" "quiet boot: ${host_a:-no host line}" \
+		"boot under host load: ${host_b:-no host line}"
+fi
 if [ "$nd" -eq 0 ]; then
 	ok "deterministic: the $da measurement lines of the boot under host load equal the quiet boot's"
 else
-	known=$diverged
 	nok "deterministic: the measurement lines of the boot under host load equal the quiet boot's" \
 		"$nd lines differ ($da and $db lines); the first:" \
 		"$(echo "$differ" | head -4 | cut -c1-200)"
@@ -102,7 +104,6 @@ while read -r kind rest; do
 			"$(echo "$other" | value wall_ms "$@" | head -1)" 0.5 ;;
 	esac
 done < <(of "$quiet" bench | grep -E '^(rtapp|hackbench) ')
-known=
 
 # --- host-load independent: the physics, row by row between the boots.
 # Two boots that ran the same guest give the same rows; then each row is
@@ -153,7 +154,7 @@ else
 		}
 	}')
 	ktap_skip "physics row by row between the boots (${#rows[@]} rows)" \
-		"issue 9: the boots diverged, so each row was measured twice; each boot is judged against the expectations by its own physics suite; largest differences: $worst"
+		"the boots diverged (a failure above), so each row was measured twice; each boot is judged against the expectations by its own physics suite; largest differences: $worst"
 fi
 # The mean power a meter read over its window: "(after - before) / window"
 # of each line, uW. Power, not energy: the window between the two reads
