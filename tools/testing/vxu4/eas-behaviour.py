@@ -3,6 +3,7 @@
 """Judge LISA's EAS behaviour tests run on the virtual XU4.
 
   eas-behaviour.py [--ktap] LOG DISK OUTDIR
+  eas-behaviour.py --self-check BOARD_DTB
 
 LOG is the console of a boot with vxu4.mode=behaviour (the guest's
 vxu4-eas-behaviour: "@eb_* ..." lines), DISK its results disk (a tar
@@ -84,6 +85,12 @@ EVENTS = ["sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new",
 # an A15, that time counted at the optimum (known()). Any other failure
 # (slack, noise, misfit, a broken trace, placement energy lost elsewhere)
 # fails as usual.
+# The tests that fail so, each with its measured placement energy (the
+# boots of make check and of two clean-clone CI runs at d05269b and
+# 140ca41); any other test failing the same way fails. EnergyModelWakeMigration
+# failed so in those two CI runs only (1.052x, 1.059x): not known.
+KNOWN = {"OneSmallTask": "1.250x to 1.328x the optimal placement energy in 3 guests",
+         "ThreeSmallTasks": "1.286x to 1.320x the optimal placement energy in 3 guests"}
 SMALL_ON_BIG = ("small tasks spend time on A15s: the util EAS sees is above their duty (util_avg "
                 "in the report), and with schedutil's 1.25 headroom the A7s' next efficient OPP "
                 "then costs more in the EM than an A15 at a low OPP; the test's model (duty utils, "
@@ -96,11 +103,13 @@ die = vxu4log.die
 class EnergyModel:
     """The board's EM as eas-em reads it from a copy of debugfs."""
 
-    def __init__(self, path):
-        res = subprocess.run([EAS_EM, "show", "--format=json", path],
+    def __init__(self, path, how="show"):
+        """PATH: a copy of debugfs (eas-em show), or with HOW "compute" a
+        board DTB (eas-em compute)."""
+        res = subprocess.run([EAS_EM, how, "--format=json", path],
                              capture_output=True, text=True)
         if res.returncode:
-            die(f"{path}: eas-em show failed: {res.stderr.strip()}")
+            die(f"{path}: eas-em {how} failed: {res.stderr.strip()}")
         self.pds = []
         self.cpu_pd = {}
         for pd in json.loads(res.stdout)["perf_domains"]:
@@ -186,20 +195,35 @@ def midway(cap, target, opps):
     return int(min(cands, key=lambda u: (u - target) ** 2) + 0.5)
 
 
-def self_checks(em, board):
-    """(ok, description, details) of the judge's own parts, on the board's
-    EM: the workload sizes the guest derived, the optimal placement search
-    against an exhaustive one, the trace reader on a bad file."""
-    out = []
-    lit = em.pds[em.cpu_pd[board["cpu_l"]]]
-    big = em.pds[em.cpu_pd[board["cpu_b"]]]
-    opps = lambda pd: sorted(s[0] for s in pd["states"])
+def workload_sizes(em, cpu_l, cpu_b):
+    """The small and big task utils (midway between two OPPs with
+    schedutil's 1.25 headroom) that the guest derives from the EM."""
+    lit, big = em.pds[em.cpu_pd[cpu_l]], em.pds[em.cpu_pd[cpu_b]]
+    opps = lambda pd: sorted(s[0] for s in pd["states"])  # noqa: E731
     small = midway(lit["capacity"], lit["capacity"] // 2, opps(lit))
     bigu = midway(big["capacity"], (lit["capacity"] * 10 // 12 + big["capacity"] * 10 // 12) // 2,
                   opps(big))
-    out.append((small == board["small"] and bigu == board["big"],
-                f"workload sizes from the EM: small util {small}, big util {bigu} "
-                f"(the guest derived {board['small']}, {board['big']})", []))
+    return small, bigu
+
+
+def board_check(em, board):
+    """(ok, description, details): the workload sizes the guest derived
+    (its @eb_board) are those of the EM."""
+    small, bigu = workload_sizes(em, board["cpu_l"], board["cpu_b"])
+    return (small == board["small"] and bigu == board["big"],
+            f"workload sizes from the EM: small util {small}, big util {bigu} "
+            f"(the guest derived {board['small']}, {board['big']})", [])
+
+
+def self_checks(em):
+    """(ok, description, details) of the judge's own parts, on the board's
+    EM, that need no boot (make check runs them: --self-check): the fit
+    margins, the optimal placement search against an exhaustive one, the
+    noise accounting, the known-failure rule, the trace reader on a bad
+    file."""
+    out = []
+    lit, big = em.pds[em.cpu_pd[min(em.cpus)]], em.pds[em.cpu_pd[max(em.cpus)]]
+    small, bigu = workload_sizes(em, min(em.cpus), max(em.cpus))
     fits = (bigu * MARGIN > lit["capacity"] and bigu * MARGIN <= big["capacity"]
             and small * MARGIN <= lit["capacity"])
     out.append((fits, f"big util {bigu} fits no LITTLE CPU and fits a big one with the 20% margin; "
@@ -227,19 +251,25 @@ def self_checks(em, board):
                 "the rest summed", bad))
     # A known failure only with the evidence: placement energy all that
     # failed, and within the limit with small-on-A15 time at the optimum.
-    base = {"limit_pct": 5, "small_on_big_s": 0.5, "why": ["placement energy 1.300x optimal, over 1.05"]}
+    base = {"test": "OneSmallTask", "limit_pct": 5, "small_on_big_s": 0.5,
+            "why": ["placement energy 1.300x optimal, over 1.05"]}
     cases = [({"ratio_small_on_big_optimal": 1.01}, True),
+             ({"ratio_small_on_big_optimal": 1.01, "test": "TwoBigTasks"}, False),
              ({"ratio_small_on_big_optimal": 1.08}, False),
              ({"ratio_small_on_big_optimal": 1.01,
                "why": base["why"] + ["small0: 20.0% of 93 activations late, over 15%"]}, False)]
     bad = [f"{c}: known {known(dict(base, **c)) is not None}, expected {want}"
            for c, want in cases if (known(dict(base, **c)) is not None) != want]
-    out.append((not bad, "a placement failure is known (# TODO) only when small tasks on A15s explain it "
-                "and nothing else failed", bad))
-    res = subprocess.run([TRACE_EVENTS, __file__], capture_output=True, text=True)
-    ok = res.returncode == 2 and __file__ in res.stderr and not res.stdout
+    out.append((not bad, "a placement failure is known (# TODO) only for a test listed as known, "
+                "when small tasks on A15s explain it and nothing else failed", bad))
+    try:
+        res = subprocess.run([TRACE_EVENTS, __file__], capture_output=True, text=True)
+        ok = res.returncode == 2 and __file__ in res.stderr and not res.stdout
+        why = [f"exit {res.returncode}: {res.stderr.strip()}"]
+    except OSError as e:
+        ok, why = False, [f"{TRACE_EVENTS}: {e.strerror}: run make tools"]
     out.append((ok, "trace-events refuses a file that is not a trace.dat, naming it (exit 2)",
-                [f"exit {res.returncode}: {res.stderr.strip()}"] if not ok else []))
+                why if not ok else []))
     return out
 
 
@@ -645,16 +675,18 @@ def noise_accounting(noise):
 
 
 def known(r):
-    """The known-failure reason of R's test: placement energy is all it
-    failed on, and it would pass with the time a small task sat on an A15
-    counted at the optimum. None otherwise."""
+    """The known-failure reason of R's test: a test of KNOWN, placement
+    energy is all it failed on, and it would pass with the time a small
+    task sat on an A15 counted at the optimum. None otherwise."""
+    if r.get("test") not in KNOWN:
+        return None
     if not (r["why"] and all(w.startswith("placement energy") for w in r["why"])):
         return None
     rest = r.get("ratio_small_on_big_optimal")
     if rest is None or rest > 1 + r["limit_pct"] / 100:
         return None
-    return (f"{SMALL_ON_BIG} (with the {r['small_on_big_s']:.2f} s a small task sat on an A15 "
-            f"counted at the optimum: {rest:.3f}x)")
+    return (f"{SMALL_ON_BIG}; measured {KNOWN[r['test']]} (with the {r['small_on_big_s']:.2f} s "
+            f"a small task sat on an A15 counted at the optimum: {rest:.3f}x)")
 
 
 def verdict(r):
@@ -729,8 +761,26 @@ unset multiplot
     return vxu4log.gnuplot(script, "eas-behaviour.py")
 
 
+def main_self_check(dtb):
+    """KTAP of the judge's own checks that need no boot, on the EM that
+    eas-em computes from DTB (the board's)."""
+    checks = self_checks(EnergyModel(dtb, "compute"))
+    print("KTAP version 1")
+    print(f"1..{len(checks)}")
+    for n, (ok, desc, details) in enumerate(checks, 1):
+        print(f"{'ok' if ok else 'not ok'} {n} {desc}")
+        for d in details:
+            print("# " + d)
+    return 0 if all(c[0] for c in checks) else 1
+
+
 def main(argv):
     args = argv[1:]
+    if args[:1] == ["--self-check"]:
+        if len(args) != 2:
+            print("usage: eas-behaviour.py --self-check BOARD_DTB", file=sys.stderr)
+            return 2
+        return main_self_check(args[1])
     ktap = "--ktap" in args
     args = [a for a in args if a != "--ktap"]
     if len(args) != 3:
@@ -844,7 +894,7 @@ def main(argv):
     asked_line = at("eb_tests")
     asked = asked_line[0].split(",") if asked_line else TESTS
     missing = [t for t in asked if t not in tasks]
-    checks = self_checks(em, board)
+    checks = [board_check(em, board)]
     if ktap:
         print("KTAP version 1")
         print(f"1..{len(checks) + len(results) + len(missing)}")
