@@ -29,9 +29,14 @@
 # KASAN, UBSAN, lockdep, sleeping in atomic context, hung tasks, soft
 # lockups, RCU stalls, debugobjects), each one shown and counted.
 #
-# Usage: stress-test.sh [--kernel debug] [CONSOLE_LOG]
+# --short (make check-ci): cpu1 and cpu5 offline and online, both
+# clusters, and each governor and sched_energy_aware switch once: every
+# kind of step, judged the same way.
+#
+# Usage: stress-test.sh [--kernel debug] [--short] [CONSOLE_LOG]
 #   (no log: boot build/obj's zImage, or build/obj-debug's with --kernel
-#   debug, in vxu4.mode=stress; the console goes to build/stress[-debug].log)
+#   debug, in vxu4.mode=stress; the console goes to
+#   build/stress[-debug][-short].log)
 
 set -uo pipefail
 
@@ -46,12 +51,18 @@ if [ "${1:-}" = --kernel ]; then
 	shift 2
 fi
 sfx=${variant:+-$variant}
+args=(vxu4.mode=stress)
+if [ "${1:-}" = --short ]; then
+	args+=(vxu4.stress=short)
+	sfx+=-short
+	shift
+fi
 
 if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/stress$sfx.log
-	boot_kernel "$log" vxu4.mode=stress
+	boot_kernel "$log" "${args[@]}"
 	echo "(console log: build/stress$sfx.log)"
 fi
 
