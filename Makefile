@@ -4,7 +4,12 @@
 #
 #   make run      install what is missing, build the kernel, boot the virtual
 #                 XU4 and show its Energy Model and EAS state
-#   make check    run every test; ends with "N passed, N failed"
+#   make check    the tests of every edit (host, static, series, kunit.py, one
+#                 boot); ends with "N passed, N failed"
+#   make check-ci what CI runs: make check, the physics, the variant boards,
+#                 a short stress, PELT at one multiplier
+#   make check-full  everything: before a series version, and whenever the
+#                 emulation changes (tools/testing/vxu4/suites lists the tiers)
 #   make check-physics  time dilation, util invariance and power meters alone (REPS=1)
 #   make check-pelt     PELT half-life under sched_pelt_multiplier=1, 2, 4 alone
 #   make check-boost    the board with boost OPPs (A15 1.9, 2.0 GHz turbo-mode) alone
@@ -34,7 +39,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-physics check-pelt check-boost check-idle idle-bench eas-behaviour check-debug check-stress kunit-arm bench pelt-bench boost-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-ci check-full check-physics check-pelt check-boost check-idle idle-bench eas-behaviour check-debug check-stress kunit-arm bench pelt-bench boost-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -124,12 +129,15 @@ run: vxu4 initramfs
 	@scripts/vxu4.sh boot vxu4.mode=run
 
 check: vxu4 initramfs tools
-	@scripts/check.sh
+	@scripts/check.sh check
 
-# The virtual board's physics alone (make check asserts them too): a boot
-# that only measures them, REPS rounds (default 1: guest time is the
-# instruction count), then the assertions.
-# The debug kernel's suites of make check alone (it builds build/obj-debug).
+check-ci: vxu4 initramfs tools
+	@scripts/check.sh ci
+
+check-full: vxu4 initramfs tools
+	@scripts/check.sh full
+
+# The debug kernel's suites (it builds build/obj-debug).
 check-debug: vxu4 initramfs tools
 	@scripts/check.sh debug
 
@@ -141,19 +149,22 @@ check-stress: vxu4 initramfs tools
 kunit-arm: kernel
 	@tools/testing/vxu4/kunit-arm.sh
 
+# The virtual board's physics alone (make check-ci asserts them too): a
+# boot that only measures them, REPS rounds (default 1: guest time is the
+# instruction count), then the assertions.
 check-physics: vxu4 initramfs tools
 	@VXU4_LOG=$(BUILD)/physics.log scripts/vxu4.sh boot vxu4.mode=physics \
 		vxu4.reps=$(or $(REPS),1)
 	@tools/testing/vxu4/physics-test.sh $(BUILD)/physics.log
 
-# The board with boost OPPs alone (make check runs it too): the A15's
+# The board with boost OPPs alone (make check-ci runs it too): the A15's
 # BOOST_HZ (default 1.9 and 2.0 GHz) marked turbo-mode, one boot, then
 # the assertions (tools/testing/vxu4/boost-test.sh).
 check-boost: vxu4 initramfs tools
 	@tools/testing/vxu4/boost-test.sh
 
-# PELT's half-life under sched_pelt_multiplier=1, 2, 4 alone (make check
-# runs it too): three boots, then the assertions.
+# PELT's half-life under sched_pelt_multiplier=1, 2, 4 alone (make check-ci
+# runs one, make check-full all three): the boots, then the assertions.
 check-pelt: vxu4 initramfs tools
 	@tools/testing/vxu4/pelt-test.sh
 
@@ -168,7 +179,7 @@ pelt-bench: vxu4 initramfs tools
 boost-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/boost-bench.sh
 
-# The board with idle states alone (make check runs it too): WFI, a CPU
+# The board with idle states alone (make check-ci runs it too): WFI, a CPU
 # and a cluster power-down per cluster (build/vxu4-idle.dtb), one boot,
 # then the assertions (tools/testing/vxu4/idle-test.sh).
 check-idle: vxu4 initramfs tools
@@ -180,7 +191,7 @@ check-idle: vxu4 initramfs tools
 idle-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/idle-bench.sh
 
-# LISA's EAS behaviour tests (make check runs them too): one boot, then
+# LISA's EAS behaviour tests (make check-full runs them too): one boot, then
 # the judgement against the EM-optimal placement; table and plots in
 # build/eas-behaviour/<date>/ (TESTS=A,B: only those).
 eas-behaviour: vxu4 initramfs tools

@@ -10,8 +10,8 @@
 # markers; EAS was on and then off (the kernel's own "stopping EAS" /
 # "starting EAS"); and bench-report.py made its tables, CSV, JSON and
 # plot, with the energy computed from the EM and the trace agreeing with
-# the meters; and bench-report.py's own statistics on made-up runs
-# (bench-report.py --self-check).
+# the meters. (bench-report.py's own statistics on made-up runs are
+# checked by self-checks.sh, with no boot.)
 #
 # Usage: bench-smoke.sh [CONSOLE_LOG]   (default: build/system-test.log)
 
@@ -26,7 +26,7 @@ out=$(mktemp -d)
 ktap_atexit 'rm -rf "$out"'
 
 if [ ! -r "$log" ]; then
-	nok "the console log is readable" "$log: missing: run make check (or give a bench boot's log)"
+	nok "the console log is readable" "$log: missing: run make check-ci (or give a bench boot's log)"
 	finish
 fi
 
@@ -139,23 +139,8 @@ case "$seq" in
 *) nok "EAS was turned off and on again" "kernel said: ${seq:-nothing}" ;;
 esac
 
-# The report's own statistics (the Mann-Whitney p of a change, the energy
-# against the overutilized time), on made-up runs with known answers: a
-# one-iteration run has too few runs for either.
-self=$(python3 "$top/tools/testing/vxu4/bench-report.py" --self-check 2>&1)
-rc=$?
-while read -r line; do
-	case $line in
-	"ok "*) ok "bench-report.py: ${line#ok }" ;;
-	"not ok "*) nok "bench-report.py: ${line#not ok }" "$self" ;;
-	esac
-done <<<"$self"
-if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' <<<"$self"; then
-	nok "bench-report.py --self-check ran" "exit $rc" "$self"
-fi
-
 # The report, with the energy computed from the EM when eas-em and the
-# board DTB are there (make check builds both).
+# board DTB are there (make builds both before the tests).
 eas_em=$top/tools/power/eas/eas-em dtb=$top/build/vxu4.dtb
 em=()
 if [ -x "$eas_em" ] && [ -f "$dtb" ] && "$eas_em" compute --json "$dtb" >"$out/em.json" 2>/dev/null; then

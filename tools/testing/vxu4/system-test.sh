@@ -10,13 +10,18 @@
 #    and, pinned at three OPPs each, the cluster clock reads back the
 #    frequency cpufreq set;
 #  - capacities are the board's, and the sched domains are MC {0-3},
-#    MC {4-7}, PKG {0-7} with the asymmetric capacity flags at PKG only.
+#    MC {4-7}, PKG {0-7} with the asymmetric capacity flags at PKG only;
+#  - cpu1 and cpu5 offline and online again keep their capacity, with no
+#    capacity update or topology line printed;
+#  - the KUnit suites ran at boot (kunit-check.py judges their KTAP);
+#  - no splat in its kernel log.
+# The same boot measures the virtual board's physics and makes the bench
+# smoke run (physics-test.sh, bench-smoke.sh judge them), unless
+# --no-physics (make check's boot) or --kernel debug (the debug kernel of
+# make check-debug).
 #
-#  - with --kernel debug (the debug kernel of make check-debug, booted
-#    without the physics): no splat in its kernel log either.
-#
-# Usage: system-test.sh [--kernel debug] [CONSOLE_LOG]  (with a log: no
-# boot, only assert)
+# Usage: system-test.sh [--kernel debug] [--no-physics] [CONSOLE_LOG]
+#   (with a log: no boot, only assert)
 
 set -uo pipefail
 
@@ -31,9 +36,14 @@ tmp=$(mktemp -d)
 ktap_atexit 'rm -rf "$tmp"'
 
 variant=
+physics=1
 if [ "${1:-}" = --kernel ]; then
 	variant=$2
 	shift 2
+fi
+if [ "${1:-}" = --no-physics ]; then
+	physics=0
+	shift
 fi
 sfx=${variant:+-$variant}
 if [ $# -ge 1 ]; then
@@ -41,9 +51,10 @@ if [ $# -ge 1 ]; then
 else
 	log=$build/system-test$sfx.log
 	args=(vxu4.mode=check kunit.enable=1)
-	# The debug kernel: no physics (KASAN's checks are not the board's
-	# speed).
-	[ -z "$variant" ] || args+=(vxu4.physics=0)
+	# Without the physics and the bench smoke run (make check's boot;
+	# make check-ci's judges them in this boot); the debug kernel never
+	# measures them (KASAN's checks are not the board's speed).
+	[ -z "$variant" ] && [ "$physics" = 1 ] || args+=(vxu4.physics=0)
 	boot_kernel "$log" "${args[@]}"
 	echo "(console log: build/system-test$sfx.log)"
 fi

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The host-side judges' own checks, on made-up or computed inputs with
+# known answers, that need no boot: eas-behaviour.py's (the fit margins,
+# the optimal placement search against an exhaustive one, LISA's noise
+# accounting, the known-failure rule, the trace reader's error) on the
+# board DTB's EM, and bench-report.py's statistics (the Mann-Whitney p of
+# a change, the energy against the overutilized time). One KTAP document.
+#
+# Usage: self-checks.sh   (needs make kernel and make tools: the board
+# DTB, eas-em, build/trace-events)
+
+set -uo pipefail
+
+suite='self-checks'
+. "$(dirname "$0")/lib.sh"
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+dtb=$top/build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
+
+# judge NAME CMD...: CMD's "ok"/"not ok" lines as our results (prefixed
+# NAME), its "#" lines as diagnostics; a non-zero exit with no failed
+# result is a failure too.
+judge() {
+	local name=$1 res rc line
+	shift
+	res=$("$@" 2>&1)
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok "$name: $(sed 's/^ok \([0-9]* \)\{0,1\}//' <<<"$line")" ;;
+		"not ok "*) nok "$name: $(sed 's/^not ok \([0-9]* \)\{0,1\}//' <<<"$line")" "$res" ;;
+		esac
+	done <<<"$res"
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' <<<"$res"; then
+		nok "$name ran" "exit $rc" "$res"
+	fi
+}
+
+judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py" --self-check "$dtb"
+judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
+finish
