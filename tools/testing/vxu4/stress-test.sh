@@ -50,20 +50,25 @@ if [ "${1:-}" = --kernel ]; then
 	variant=$2
 	shift 2
 fi
-sfx=${variant:+-$variant}
+sfx=${variant:+-$variant}	# boot_kernel's: build/obj$sfx
+logsfx=$sfx
 args=(vxu4.mode=stress)
 if [ "${1:-}" = --short ]; then
 	args+=(vxu4.stress=short)
-	sfx+=-short
+	logsfx+=-short
 	shift
 fi
 
 if [ $# -ge 1 ]; then
 	log=$1
 else
-	log=$build/stress$sfx.log
+	log=$build/stress$logsfx.log
 	boot_kernel "$log" "${args[@]}"
-	echo "(console log: build/stress$sfx.log)"
+	echo "(console log: build/stress$logsfx.log)"
+fi
+if [ ! -r "$log" ]; then
+	nok "guest ran the stress steps and reported" "no console log $log: the boot did not start (see above)"
+	finish
 fi
 
 if grep -qx "@end" <<<"$(tr -d '\r' <"$log")"; then
