@@ -95,6 +95,8 @@ for c in 0 4; do
 	fi
 	expect "cpu$c, WFI only: no wake charged" "0 0" "$(value wakes <<<"$base") $(value wake_ns <<<"$base")"
 	m0=$(hist_median "$(value hist <<<"$base")")
+	# the fastest wake-up with WFI only, us
+	min0=$(tr ',' '\n' <<<"$(value hist <<<"$base")" | awk -F: 'NR == 1 || $1 + 0 < m { m = $1 + 0 } END { print m }')
 	for i in 1 2; do
 		case $i in 1) k=cpu-off ;; 2) k=cluster-off ;; esac
 		l=$(at idle_wake | grep "case=$k cpu=$c " || true)
@@ -102,14 +104,19 @@ for c in 0 4; do
 		wakes=$(value wakes <<<"$l") ns=$(value wake_ns <<<"$l")
 		m=$(hist_median "$(value hist <<<"$l")")
 		# each of cyclictest's sleeps of 25 ms goes deep: its wake-up
-		# pays the exit latency
+		# pays the exit latency, so it takes at least the fastest
+		# wake-up from WFI plus that latency. Which state a sleep gets
+		# is the governor's (menu) choice, not what this checks: in the
+		# measured boot 2 of cpu4's 100 wake-ups with the CPU power-down
+		# came from WFI (19 and 28 us), 100 of 100 in the three other
+		# runs; at most 5 of 100 may.
 		paid=$(tr ',' '\n' <<<"$(value hist <<<"$l")" |
-			awk -F: -v t="$((m0 + lat[$c,$i] * 9 / 10))" '$1 + 0 >= t { n += $2 } END { print n + 0 }')
-		if [ "$paid" -ge 90 ]; then
-			ok "cpu$c, $k: cyclictest's wake-ups come from it ($paid of 100 at least $((lat[$c,$i] * 9 / 10)) us later than with WFI)"
+			awk -F: -v t="$((min0 + lat[$c,$i]))" '$1 + 0 >= t { n += $2 } END { print n + 0 }')
+		if [ "$paid" -ge 95 ]; then
+			ok "cpu$c, $k: cyclictest's wake-ups come from it ($paid of 100 at least ${min0} + ${lat[$c,$i]} us: WFI's fastest plus the exit latency)"
 		else
 			nok "cpu$c, $k: cyclictest's wake-ups come from it" \
-				"$paid of 100 at least $((lat[$c,$i] * 9 / 10)) us later than with WFI, want 90"
+				"$paid of 100 at least ${min0} + ${lat[$c,$i]} us (WFI's fastest plus the exit latency), want 95"
 		fi
 		# both counters are read by one process, one wake apart at most
 		d=$((ns - wakes * lat[$c,$i] * 1000))
@@ -118,17 +125,20 @@ for c in 0 4; do
 		else
 			nok "cpu$c, $k: each wake charged its exit latency (${lat[$c,$i]} us)" "$ns ns for $wakes wakes"
 		fi
-		# within 10%, or 10 us: the deep state's own path (cpu_suspend()'s
-		# context save, the CPU PM notifiers, the PSCI call: some
-		# thousand instructions, 1 ns each under icount) takes more than
-		# WFI's; 1 to 7 us over the exit latency in 6 boots
-		tol=$((lat[$c,$i] / 10)); [ "$tol" -ge 10 ] || tol=10
+		# The median rises by the exit latency plus the deep state's own
+		# path, which only adds: cpu_suspend()'s context save, the CPU
+		# PM notifiers and the PSCI call, some thousand instructions
+		# that cost guest time at the virtual CPU's rate (+1 to +7 us
+		# over the exit latency in 6 boots, for 30, 500 and 700 us);
+		# so from 2 us under (two 1-us bins of the two medians) to
+		# 10 us over.
+		lo=-2 hi=10
 		d=$((m - m0 - lat[$c,$i]))
-		if [ "${d#-}" -le "$tol" ]; then
-			ok "cpu$c, $k: cyclictest's median latency rises by the exit latency, ${lat[$c,$i]} us: by $((m - m0)) us ($m0 -> $m us, within $tol us)"
+		if [ "$d" -ge "$lo" ] && [ "$d" -le "$hi" ]; then
+			ok "cpu$c, $k: cyclictest's median latency rises by the exit latency, ${lat[$c,$i]} us: by $((m - m0)) us ($m0 -> $m us, $lo to +$hi us over it)"
 		else
-			nok "cpu$c, $k: cyclictest's median latency rises by the exit latency, ${lat[$c,$i]} us" \
-				"by $((m - m0)) us ($m0 -> $m us), want within $tol us"
+			nok "cpu$c, $k: cyclictest's median latency rises by the exit latency, ${lat[$c,$i]} us, $lo to +$hi us over it" \
+				"by $((m - m0)) us ($m0 -> $m us)"
 		fi
 	done
 done
