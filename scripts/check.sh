@@ -14,10 +14,11 @@
 #
 # The suites of the "iso" lane (boots, each on a host core of its own:
 # scripts/vxu4.sh) and those of the "host" lane (the other core) run at
-# once, each lane one suite after the other; "here" suites (judges of the
-# logs others wrote) run in this script when their turn comes. Every
-# suite is shown in the list's order as soon as it and those before it
-# are done.
+# once, each lane one suite after the other; "any" suites (boots that need
+# no core of their own) are the iso lane's, unless the host lane, its own
+# suites done, starts one first; "here" suites (judges of the logs others
+# wrote) run in this script when their turn comes. Every suite is shown
+# in the list's order as soon as it and those before it are done.
 #
 # The output is KTAP (Documentation/dev-tools/ktap.rst): each suite prints
 # a KTAP document (tools/testing/ktap.sh), shown here nested as a subtest,
@@ -83,7 +84,7 @@ while IFS= read -r line; do
 	read -r tiers lane id extra <<<"$head"
 	name=$(echo "$name" | sed 's/^ *//; s/ *$//')
 	cmd=${cmd# }
-	if [ -z "$cmd" ] || [ -n "$extra" ] || [[ ! $lane =~ ^(iso|host|here)$ ]]; then
+	if [ -z "$cmd" ] || [ -n "$extra" ] || [[ ! $lane =~ ^(iso|any|host|here)$ ]]; then
 		echo "check.sh: $list: a line not of the form 'TIERS LANE ID | NAME | COMMAND': $line" >&2
 		exit 2
 	fi
@@ -106,22 +107,31 @@ trap 'stop_lanes; rm -rf "$out"' EXIT
 trap 'exit 130' INT TERM
 
 # run_lane LANE: its suites one after the other, each's output, stderr and
-# exit status in $out/ID.{out,err,rc}.
+# exit status in $out/ID.{out,err,rc}: the iso lane's and the "any" ones
+# in the list's order; the host lane's, then the "any" ones the iso lane
+# has not started. A suite is run by the lane that first makes its
+# $out/ID.run (mkdir: one of two at once succeeds).
 run_lane() {
-	local i
-	for i in "${!ids[@]}"; do
-		[ "${lanes[$i]}" = "$1" ] || continue
-		if [ "$1" = host ]; then
-			VXU4_ISOLATE=0 bash -c "${cmds[$i]}" >"$out/${ids[$i]}.out" 2>"$out/${ids[$i]}.err" </dev/null
-		else
-			bash -c "${cmds[$i]}" >"$out/${ids[$i]}.out" 2>"$out/${ids[$i]}.err" </dev/null
-		fi
-		echo $? >"$out/${ids[$i]}.rc"
+	local i pass
+	for pass in own any; do
+		for i in "${!ids[@]}"; do
+			case $1/$pass/${lanes[$i]} in
+			iso/own/iso | iso/own/any | host/own/host | host/any/any) ;;
+			*) continue ;;
+			esac
+			mkdir "$out/${ids[$i]}.run" 2>/dev/null || continue
+			if [ "$1" = host ]; then
+				VXU4_ISOLATE=0 bash -c "${cmds[$i]}" >"$out/${ids[$i]}.out" 2>"$out/${ids[$i]}.err" </dev/null
+			else
+				bash -c "${cmds[$i]}" >"$out/${ids[$i]}.out" 2>"$out/${ids[$i]}.err" </dev/null
+			fi
+			echo $? >"$out/${ids[$i]}.rc"
+		done
 	done
 }
 # Each lane a session of its own, so that a kill takes its QEMU along.
 for lane in iso host; do
-	case " ${lanes[*]} " in *" $lane "*) ;; *) continue ;; esac
+	case " ${lanes[*]} " in *" $lane "* | *" any "*) ;; *) continue ;; esac
 	setsid bash -c "$(declare -p ids lanes cmds out); $(declare -f run_lane); run_lane $lane" &
 	lane_pids+=($!)
 done
