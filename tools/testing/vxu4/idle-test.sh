@@ -97,26 +97,34 @@ for c in 0 4; do
 	m0=$(hist_median "$(value hist <<<"$base")")
 	# the fastest wake-up with WFI only, us
 	min0=$(tr ',' '\n' <<<"$(value hist <<<"$base")" | awk -F: 'NR == 1 || $1 + 0 < m { m = $1 + 0 } END { print m }')
+	# and the slowest, us
+	max0=$(tr ',' '\n' <<<"$(value hist <<<"$base")" | awk -F: '$1 + 0 > m { m = $1 + 0 } END { print m + 0 }')
 	for i in 1 2; do
 		case $i in 1) k=cpu-off ;; 2) k=cluster-off ;; esac
 		l=$(at idle_wake | grep "case=$k cpu=$c " || true)
 		[ -n "$l" ] || { nok "cpu$c: cyclictest with $k" "no @idle_wake line"; continue; }
 		wakes=$(value wakes <<<"$l") ns=$(value wake_ns <<<"$l")
 		m=$(hist_median "$(value hist <<<"$l")")
-		# each of cyclictest's sleeps of 25 ms goes deep: its wake-up
-		# pays the exit latency, so it takes at least the fastest
-		# wake-up from WFI plus that latency. Which state a sleep gets
-		# is the governor's (menu) choice, not what this checks: in the
-		# measured boot 2 of cpu4's 100 wake-ups with the CPU power-down
-		# came from WFI (19 and 28 us), 100 of 100 in the three other
-		# runs; at most 5 of 100 may.
-		paid=$(tr ',' '\n' <<<"$(value hist <<<"$l")" |
-			awk -F: -v t="$((min0 + lat[$c,$i]))" '$1 + 0 >= t { n += $2 } END { print n + 0 }')
-		if [ "$paid" -ge 95 ]; then
-			ok "cpu$c, $k: cyclictest's wake-ups come from it ($paid of 100 at least ${min0} + ${lat[$c,$i]} us: WFI's fastest plus the exit latency)"
+		# Each of cyclictest's 100 wake-ups comes either from WFI (at
+		# most WFI's slowest with WFI only, max0, plus half the exit
+		# latency: WFI's own spread) or from the deep state, paying
+		# its exit latency (at least WFI's fastest plus it), never
+		# from between: a wake that paid part of the latency is a
+		# fault of the emulation. Which of the two a sleep
+		# gets is the governor's (menu) choice; with sleeps of 25 ms
+		# most go deep, which the median's rise below checks: 93 to 100
+		# of 100 here in the boots measured.
+		read -r fromwfi paid between < <(tr ',' '\n' <<<"$(value hist <<<"$l")" |
+			awk -F: -v w="$((max0 + lat[$c,$i] / 2))" -v t="$((min0 + lat[$c,$i]))" '
+				$1 + 0 <= w { a += $2; next }
+				$1 + 0 >= t { b += $2; next }
+				{ c += $2 }
+				END { print a + 0, b + 0, c + 0 }')
+		if [ "$between" -eq 0 ] && [ $((fromwfi + paid)) -eq 100 ]; then
+			ok "cpu$c, $k: cyclictest's wake-ups came from WFI or paid the exit latency ($paid of 100 at least ${min0} + ${lat[$c,$i]} us, $fromwfi at most WFI's slowest ${max0} us + half of it, none between)"
 		else
-			nok "cpu$c, $k: cyclictest's wake-ups come from it" \
-				"$paid of 100 at least ${min0} + ${lat[$c,$i]} us (WFI's fastest plus the exit latency), want 95"
+			nok "cpu$c, $k: cyclictest's wake-ups came from WFI or paid the exit latency" \
+				"$paid of 100 at least ${min0} + ${lat[$c,$i]} us (WFI's fastest plus the exit latency), $fromwfi at most WFI's slowest (${max0} us) plus half of it, $between between"
 		fi
 		# both counters are read by one process, one wake apart at most
 		d=$((ns - wakes * lat[$c,$i] * 1000))
