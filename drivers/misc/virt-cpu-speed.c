@@ -31,6 +31,15 @@
  *    QEMU's rounds are not that fair: work on 2 to 8 CPUs at once comes
  *    out a few percent off (Documentation/admin-guide/odroid-eas.rst).
  *
+ * Guest time may run slower than the emulator's instruction clock: where
+ * the DT gives the arch timer a "clock-frequency" K times the rate at
+ * which the emulator's counter ticks (CNTFRQ, which QEMU sets to the
+ * rate it counts at: K times the instructions a guest ns holds at
+ * "-icount shift=0"), Linux converts the counter's ticks to K times
+ * fewer ns, and a lone vCPU executes K instructions per ns of guest time:
+ * the guest's time scale, K. An instruction count is then K times the
+ * time its instructions took a lone vCPU, in ns.
+ *
  * The reference, a CPU of capacity 1024 at its top rate, does work at
  * "ref_permille" / 1000 of the rate of a vCPU that runs alone. That is
  * below the 1/8 that each of 8 busy vCPUs gets, so no CPU falls behind
@@ -130,8 +139,10 @@
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 
+#include <asm/arch_timer.h>
 #include <asm/barrier.h>
 #include <asm/irq_regs.h>
+#include <clocksource/arm_arch_timer.h>
 
 /* dt * VCS_SHARE_UNIT / k is exact for k up to 8 (lcm(1..8) = 840). */
 #define VCS_SHARE_UNIT		840
@@ -156,6 +167,11 @@
 #define VCS_SAVED_BITS		6
 #define VCS_SAVED_BUCKETS	BIT(VCS_SAVED_BITS)
 #define VCS_SAVED_WAYS		4
+/*
+ * The largest time scale: VCS_SHARE_UNIT * 1000 (ref_permille) times it
+ * stays within 32 bits, and the arch timer's rate within a u32 Hz.
+ */
+#define VCS_MAX_TIME_SCALE	64
 /* task_work requests in flight per CPU (tasks that did not get back yet). */
 #define VCS_NR_WORKS		4
 
@@ -167,6 +183,12 @@ static unsigned int period_us = 1000;
 module_param(period_us, uint, 0644);
 MODULE_PARM_DESC(period_us,
 		 "Work between two accountings of a busy CPU, us at the reference speed (100-5000, default 1000)");
+
+/*
+ * The guest's time scale: instructions that a lone vCPU executes per ns of
+ * guest time (the arch timer's rate over the emulator's, vcs_time_scale_of()).
+ */
+static u32 vcs_time_scale = 1;
 
 static unsigned int ref_permille = 100;
 module_param(ref_permille, uint, 0644);
@@ -442,15 +464,15 @@ static void vcs_set_halted(struct vcs_cpu *vc, bool halted, u64 now)
 }
 
 /*
- * Progress of this CPU's vCPU since boot, in 1/VCS_SHARE_UNIT ns of a lone
- * vCPU's instructions (one instruction is 1 ns at "-icount shift=0"): its
- * own instruction count where the emulator keeps one, else the fair share.
+ * Progress of this CPU's vCPU since boot, in 1/VCS_SHARE_UNIT instruction:
+ * its own instruction count where the emulator keeps one, else the fair
+ * share (ns of a lone vCPU, vcs_time_scale instructions each).
  */
 static u64 vcs_progress(struct vcs_cpu *vc, u64 now)
 {
 	if (vcs_insns)
 		return (u64)atomic64_read(&vcs_insns[vc->hwid]) * VCS_SHARE_UNIT;
-	return vcs_share_clock(now);
+	return vcs_share_clock(now) * vcs_time_scale;
 }
 
 /* The reference's share of a lone vCPU's rate, 1/1000, within its bounds. */
@@ -491,7 +513,8 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 		return;
 	}
 	/* Work at the reference speed, and the time it takes at ours. */
-	work = div_u64(progress * 1000, VCS_SHARE_UNIT * vcs_ref_permille());
+	work = div_u64(progress * 1000,
+		       VCS_SHARE_UNIT * vcs_ref_permille() * vcs_time_scale);
 	should = div_u64(work * (SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT), speed);
 	owe = (s64)should - (s64)dt;
 	atomic64_add(work, &vc->counters[VCS_WORK]);
@@ -871,6 +894,7 @@ static void vcs_debugfs_init(void)
 	int cpu, i;
 
 	debugfs_create_u32("running", 0444, dir, &vcs_share.running);
+	debugfs_create_u32("time_scale", 0444, dir, &vcs_time_scale);
 	debugfs_create_file_unsafe("share_ns", 0444, dir, NULL, &vcs_share_fops);
 	for_each_possible_cpu(cpu) {
 		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
@@ -1029,6 +1053,28 @@ static bool __init vcs_virtual_board(void)
 	return true;
 }
 
+/*
+ * The guest's time scale K: the arch timer's rate (the DT's
+ * "clock-frequency" where it has one) over CNTFRQ, the rate at which the
+ * emulator's counter ticks, a whole number from 1 to VCS_MAX_TIME_SCALE.
+ * 1 where the two agree, or the timer gives no rate.
+ */
+static u32 __init vcs_time_scale_of(void)
+{
+	u32 rate = arch_timer_get_rate(), cntfrq = arch_timer_get_cntfrq();
+	u32 k;
+
+	if (!rate || !cntfrq || rate == cntfrq)
+		return 1;
+	k = DIV_ROUND_CLOSEST(rate, cntfrq);
+	if (rate < cntfrq || (u64)k * cntfrq != rate || k > VCS_MAX_TIME_SCALE) {
+		pr_warn("timer at %u Hz, CNTFRQ %u Hz: not a time scale of 1 to %u, 1 taken\n",
+			rate, cntfrq, VCS_MAX_TIME_SCALE);
+		return 1;
+	}
+	return k;
+}
+
 static int __init vcs_init(void)
 {
 	u64 now;
@@ -1036,6 +1082,7 @@ static int __init vcs_init(void)
 
 	if (!vcs_virtual_board())
 		return 0;
+	vcs_time_scale = vcs_time_scale_of();
 
 	for_each_possible_cpu(cpu) {
 		ret = vcs_init_cpu(cpu, per_cpu_ptr(&vcs_cpus, cpu));
@@ -1084,8 +1131,8 @@ static int __init vcs_init(void)
 	vcs_debugfs_init();
 	/* The CPUs in WFI now count themselves out at their next idle entry. */
 	wake_up_all_idle_cpus();
-	pr_info("CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU; progress from %s)\n",
-		vcs_ref_permille(),
+	pr_info("CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU; time scale %u; progress from %s)\n",
+		vcs_ref_permille(), vcs_time_scale,
 		vcs_insns ? "each vCPU's instruction count" : "the fair share");
 	return 0;
 
