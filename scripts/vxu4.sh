@@ -19,7 +19,8 @@
 # VXU4_DISK (a raw image file: the guest's /dev/vda, virtio-blk, for
 # results too big for the console, e.g. traces), VXU4_SEED (QEMU's -seed
 # for the guest's random bytes, below; default 1), VXU4_ISOLATE (0: QEMU
-# not on a host core of its own, below).
+# not on a host core of its own, below), VXU4_TIME_SCALE (the guest's
+# time scale K, below; default 1).
 #
 # Guest time is QEMU's instruction count (-icount shift=0,sleep=off): one
 # instruction is 1 ns of guest time, and while every vCPU is halted the
@@ -31,6 +32,18 @@
 # tools/testing/vxu4/insn-count-plugin.c) into the page the DTB reserves
 # (VXU4_PLUGIN: another build of it); a DTB without that page boots with
 # no plugin, and the CPU speed falls back to its fair-share estimate.
+#
+# The guest's time scale K (VXU4_TIME_SCALE, 1 to 64): the vCPUs' generic
+# timer counts at cntfrq, 62.5 MHz of QEMU's clock (QEMU's default for a
+# Cortex-A15, set here so that it is stated), and the booted DTB's timer
+# node says clock-frequency = K x cntfrq, which Linux takes over CNTFRQ
+# (arm_arch_timer.c, arch_timer_of_configure_rate()). A guest ns is then K
+# instructions, and every guest clock follows (sched_clock, clockevents,
+# delays and hrtimers all come from that timer); the RTC (clock=vm) and
+# the UART keep QEMU's clock: the guest's date runs K times too fast,
+# which nothing here reads. drivers/misc/virt-cpu-speed.c takes K from the
+# two rates, so that the reference CPU executes K times as many
+# instructions per guest second.
 
 set -euo pipefail
 
@@ -48,7 +61,8 @@ ram_mb=1024
 # /proc/sys/kernel/random/boot_id, address-space layouts and hash seeds,
 # start the same. Measured: without -seed two boots' boot_id differed,
 # with it they were equal.
-machine=(-machine virt,dtb-randomness=off -cpu cortex-a15 -smp 8 -m $ram_mb
+cntfrq=62500000
+machine=(-machine virt,dtb-randomness=off -cpu "cortex-a15,cntfrq=$cntfrq" -smp 8 -m $ram_mb
 	-rtc base=2026-01-01T00:00:00,clock=vm -seed "${VXU4_SEED:-1}")
 icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 
@@ -147,13 +161,21 @@ boot)
 	for f in "$kernel" "$dtb" "$initrd"; do
 		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }
 	done
+	scale=${VXU4_TIME_SCALE:-1}
+	[[ $scale =~ ^[1-9][0-9]?$ ]] && [ "$scale" -le 64 ] ||
+		{ echo "vxu4.sh: VXU4_TIME_SCALE=$scale: the time scale is a whole number from 1 to 64" >&2; exit 2; }
 	# Each vCPU's own instruction count, for the CPU speed, where the DTB
 	# reserves a page for it (tools/testing/vxu4/insn-count-plugin.c): the
 	# guest RAM is then a shared file that the plugin maps too.
 	counters=()
 	node=$(fdtget -l "$dtb" /reserved-memory 2>/dev/null | grep '^insn-counters@' || true)
 	tmp_console='' qemu=''
-	trap 'rm -f "${ram:-}" "$tmp_console"' EXIT
+	trap 'rm -f "${ram:-}" "$tmp_console" "${tmp_dtb:-}"' EXIT
+	# The DTB booted: a copy with the time scale's timer rate.
+	tmp_dtb=$(mktemp --suffix=.dtb)
+	cp "$dtb" "$tmp_dtb"
+	fdtput -t u "$tmp_dtb" /timer clock-frequency $((cntfrq * scale)) ||
+		{ echo "vxu4.sh: $dtb has no /timer node to give the time scale's rate: make it again (make run)" >&2; exit 2; }
 	# On TERM or INT an isolated QEMU goes back to SCHED_OTHER first: its
 	# main thread must run to act on the signal (it may have had it too).
 	trap '[ -n "$qemu" ] && { unisolate "$qemu"; kill "$qemu"; } 2>/dev/null; exit 143' TERM INT
@@ -184,7 +206,7 @@ boot)
 	# No firmware sets the Cortex-A15's IBE bit under QEMU: every CPU says
 	# so at boot. Kept in the log, not shown.
 	noise="Spectre v2: firmware did not set auxiliary control register IBE bit"
-	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs, guest time from the instruction count)"
+	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs, guest time from the instruction count, $scale instructions a ns)"
 	# The console goes to a regular file, which takes every write whole,
 	# and is shown from there. On a pipe (-serial stdio) QEMU's writes
 	# are non-blocking: when the reader falls behind, the UART's
@@ -222,7 +244,7 @@ boot)
 		"${machine[@]}" "${icount[@]}" "${counters[@]}" "${disk[@]}" \
 		-nodefaults -display none -no-reboot "${monitor[@]}" \
 		-chardev "file,id=console,path=$console,append=on" -serial chardev:console \
-		-kernel "$kernel" -dtb "$dtb" \
+		-kernel "$kernel" -dtb "$tmp_dtb" \
 		-initrd "$initrd" \
 		-append "console=ttyAMA0 quiet sched_verbose rodata=off $*" </dev/null &
 	qemu=$!
