@@ -6,7 +6,10 @@
  *	Print CLOCK_MONOTONIC in ns (busybox's date has no %N).
  *   eas-work [-a START_NS] loops N
  *	Run N iterations of a fixed integer loop (a fixed amount of work, not
- *	of time). Prints "wall_ns=.. runtime_ns=..".
+ *	of time). Prints "wall_ns=.. runtime_ns=..", and " insns=.." where
+ *	the CPU speed emulation's debugfs has the CPU's instruction count
+ *	(virt_cpu_speed/cpuN/insns): the instructions its vCPU executed
+ *	from the first time read to the last (pin the task: taskset).
  *   eas-work [-a START_NS] spin MS [FILE...]
  *	Keep the CPU busy for MS ms of wall time. Prints "wall_ns=..
  *	start_ns=.. end_ns=.." (the busy time, and its CLOCK_MONOTONIC
@@ -59,6 +62,15 @@
  *	at the sleep, the periods used and those skipped (a sleep with no
  *	update of its own: no PELT period boundary since the last tick).
  *
+ *   eas-work syscall N
+ *	The cost of a null system call: N getppid() calls by syscall(2), as
+ *	lmbench's lat_syscall null does. Prints "ns_per_call=..".
+ *   eas-work pipe N
+ *	The cost of a wakeup and a context switch: N round trips of one byte
+ *	between this task and a child on the same CPUs (pin it with taskset
+ *	to one CPU), over two pipes, as lmbench's lat_pipe does. Prints
+ *	"ns_per_round_trip=..": two context switches, two writes, two reads.
+ *
  * -a START_NS: start at CLOCK_MONOTONIC START_NS (from "eas-work now"),
  * so that tasks started one after the other run their work at once.
  *
@@ -70,10 +82,12 @@
  * Exit: 0 ok, 2 bad usage or an unreadable /proc file.
  */
 
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +96,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 static uint64_t ts_ns(const struct timespec *ts)
 {
@@ -243,6 +258,26 @@ static unsigned long arg(const char *s)
 		fprintf(stderr, "eas-work: %s is too large\n", s);
 		exit(2);
 	}
+	return v;
+}
+
+/* This CPU's vCPU's instruction count (virt_cpu_speed debugfs), or -1. */
+static long long read_insns(void)
+{
+	int cpu = sched_getcpu();
+	long long v = -1;
+	char path[64];
+	FILE *f;
+
+	if (cpu < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/virt_cpu_speed/cpu%d/insns", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
 	return v;
 }
 
@@ -661,6 +696,68 @@ static int pelt_steady(unsigned long period_us, unsigned long loops,
 	return 0;
 }
 
+static int null_syscalls(unsigned long n)
+{
+	unsigned long i;
+	uint64_t t0;
+
+	t0 = sys_now_ns();
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	t0 = sys_now_ns() - t0;
+	printf("ns_per_call=%.1f\n", n ? (double)t0 / n : -1.0);
+	return 0;
+}
+
+/* Move one byte from @in to @out, @n times: 0, or -1 on a short transfer. */
+static int relay(int in, int out, unsigned long n, bool first)
+{
+	char c = 0;
+
+	while (n--) {
+		if (first && write(out, &c, 1) != 1)
+			return -1;
+		if (read(in, &c, 1) != 1)
+			return -1;
+		if (!first && write(out, &c, 1) != 1)
+			return -1;
+	}
+	return 0;
+}
+
+static int pipe_round_trips(unsigned long n)
+{
+	int there[2], back[2], status;
+	uint64_t t0;
+	pid_t pid;
+
+	if (pipe(there) || pipe(back)) {
+		perror("eas-work: pipe");
+		return 2;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("eas-work: fork");
+		return 2;
+	}
+	if (!pid)
+		_exit(relay(there[0], back[1], n + 1, false) ? 1 : 0);
+	/* One round trip first: the child has run once. */
+	if (relay(back[0], there[1], 1, true))
+		goto broken;
+	t0 = sys_now_ns();
+	if (relay(back[0], there[1], n, true))
+		goto broken;
+	t0 = sys_now_ns() - t0;
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		goto broken;
+	printf("ns_per_round_trip=%.1f\n", n ? (double)t0 / n : -1.0);
+	return 0;
+broken:
+	fprintf(stderr, "eas-work: pipe: a round trip was cut short\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t t0, start = 0;
@@ -678,13 +775,20 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "loops")) {
 		unsigned long n = arg(argv[2]);
 
+		long long i0, i1;
+
 		start_at(start);
 		r0 = runtime_ns();
 		t0 = sys_now_ns();
+		i0 = read_insns();
 		work(n);
+		i1 = read_insns();
 		t0 = sys_now_ns() - t0;
-		printf("wall_ns=%llu runtime_ns=%lld\n", (unsigned long long)t0,
+		printf("wall_ns=%llu runtime_ns=%lld", (unsigned long long)t0,
 		       runtime_ns() - r0);
+		if (i0 >= 0 && i1 >= i0)
+			printf(" insns=%lld", i1 - i0);
+		printf("\n");
 		return 0;
 	}
 	if (argc >= 3 && !strcmp(argv[1], "spin")) {
@@ -732,11 +836,15 @@ int main(int argc, char **argv)
 				 arg(argv[argc - 2]), arg(argv[argc - 1]));
 	if (argc == 5 && !strcmp(argv[1], "pelt-steady"))
 		return pelt_steady(arg(argv[2]), arg(argv[3]), arg(argv[4]));
+	if (argc == 3 && !strcmp(argv[1], "syscall"))
+		return null_syscalls(arg(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "pipe"))
+		return pipe_round_trips(arg(argv[2]));
 
 	fprintf(stderr,
 		"usage: eas-work now | [-a START_NS] loops N | [-a START_NS] spin MS [FILE...]\n"
 		"       | [-a START_NS] periodic PERIOD_US LOOPS SECONDS [EVERY]\n"
 		"       | [-v] pelt-step SLEEP_MS RUN_MS DECAY_MS\n"
-		"       | pelt-steady PERIOD_US LOOPS SECONDS\n");
+		"       | pelt-steady PERIOD_US LOOPS SECONDS | syscall N | pipe N\n");
 	return 2;
 }
