@@ -5,6 +5,9 @@
 # "@meter" and "@speed" lines of a boot that measured them
 # (tools/testing/vxu4/guest/init, physics). Guest time is QEMU's instruction count,
 # the same whatever the host does: every check is judged.
+#  - the time scale K: fixed work on cpu4 with the CPU speed off executes
+#    K instructions per ns of guest time, and with it on takes those
+#    instructions over K * ref_permille / 1000 ns, within 2%;
 #  - time dilation: a fixed amount of work pinned on 1, 2, 4 and 8 CPUs at
 #    once, both clusters, several OPPs, takes 1024 * fmax / (c * f) times
 #    its time on the reference (cpu4 alone at its top OPP), within 2%;
@@ -76,6 +79,26 @@ fi
 dil=$(at dilate)
 ref=$(echo "$dil" | value wall_ns run=ref | median)
 echo "    $(at calibrate | head -1): fixed work; the reference (cpu4 alone at $(fmax 4) kHz) took $(ms "$ref") ms"
+
+# --- the time scale K (scripts/vxu4.sh's VXU4_TIME_SCALE): a guest ns
+# holds K instructions, and the reference does K * ref_permille / 1000 of
+# them a ns. The calibrated fixed work on cpu4, first with the CPU speed
+# off: the vCPU runs alone at QEMU's full rate, so its instructions over
+# its guest time are K (the other vCPUs' idle ticks add well under 1%);
+# then on, at the reference's speed: it takes those instructions over
+# K * ref_permille / 1000. Both within the fixed work's 2%.
+ts=$(at timescale | head -1)
+scale=$(value scale <<<"$ts") refpm=$(value ref_permille <<<"$ts")
+offi=$(value off_insns <<<"$ts") offw=$(value off_wall_ns <<<"$ts") onw=$(value on_wall_ns <<<"$ts")
+if [ -n "$scale" ] && [ -n "$refpm" ] && [ -n "$offi" ] && [ -n "$offw" ] && [ -n "$onw" ]; then
+	within "time scale $scale: fixed work with the CPU speed off, instructions per guest ns ($offi in $(ms "$offw") ms)" \
+		"$scale" "$(awk -v i="$offi" -v w="$offw" 'BEGIN { printf "%.4f", i / w }')" 2
+	within "time scale $scale: those $offi instructions on the reference (ref_permille $refpm), guest ns" \
+		"$(awk -v i="$offi" -v k="$scale" -v r="$refpm" 'BEGIN { printf "%.0f", i / (k * r / 1000) }')" "$onw" 2
+else
+	nok "the time scale's fixed work" "no complete @timescale line: '$ts'"
+fi
+
 for run in $(echo "$dil" | value run | distinct); do
 	[ "$run" = ref ] && continue
 	n=$(echo "$dil" | value cpus "run=$run" | head -1)
