@@ -22,6 +22,7 @@
 #   make check-idle   the board with idle states: states, governors, wake-up cost, idle power
 #   make idle-bench   idle governors mbed, menu, teo, ladder compared: frames, audio, video, latency
 #   make eas-behaviour  LISA's EAS behaviour tests against the EM-optimal placement
+#   make timescale-bench  the guest's time scale K against the board: probes, hackbench, wall cost
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
 #   make series-check  git am of it on the pristine tree, checkpatch --strict each
@@ -39,7 +40,7 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-ci check-full check-physics check-pelt check-boost check-idle idle-bench eas-behaviour check-debug check-stress kunit-arm bench pelt-bench boost-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+.PHONY: all run check check-ci check-full check-physics check-pelt check-boost check-idle idle-bench eas-behaviour check-debug check-stress kunit-arm bench pelt-bench boost-bench timescale-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
 
 all: run
 
@@ -96,7 +97,10 @@ $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
 GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench \
 	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench $(BUILD)/guest-tools/usr/lib/vxu4/bench-lib \
 	$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour $(BUILD)/guest-tools/usr/bin/vxu4-boost-bench \
-	$(BUILD)/guest-tools/usr/bin/vxu4-idle-bench
+	$(BUILD)/guest-tools/usr/bin/vxu4-idle-bench $(BUILD)/guest-tools/usr/bin/vxu4-timescale
+$(BUILD)/guest-tools/usr/bin/vxu4-timescale: tools/testing/vxu4/guest/timescale
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/vxu4-idle-bench: tools/testing/vxu4/guest/idle-bench
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
@@ -201,6 +205,12 @@ eas-behaviour: vxu4 initramfs tools
 # HB_GROUPS, CONFIGS, PARALLEL: tools/testing/vxu4/bench.sh); eas-em computes the EM
 bench: vxu4 initramfs tools
 	@tools/testing/vxu4/bench.sh
+
+# The guest's time scale K against the board (SCALES, REPS, HB_A, HB_B:
+# tools/testing/vxu4/timescale-bench.sh): one boot a K; probes, hackbench,
+# rt-app util, wall cost; table and plot.
+timescale-bench: vxu4 initramfs tools
+	@tools/testing/vxu4/timescale-bench.sh
 
 odroid: deps
 	@scripts/kernel.sh modules

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""timescale-report.py OUT_DIR: the time scale's curve against the board.
+
+Reads OUT_DIR/K<k>.log, the consoles of make timescale-bench's boots
+(tools/testing/vxu4/guest/timescale, one boot a time scale K), each line
+behind the host's time when it came, and writes in OUT_DIR:
+  summary.json   per K: the measurements and their ratios to the board
+  report.txt     the table, one row a K
+  timescale.png  probe / board ratios and wall cost against K (gnuplot)
+Per K, medians over the boot's repetitions:
+  ref            the reference's instructions per ns (fixed work alone on
+                 cpu4 at 2 GHz, cpu4's instruction count over guest time)
+                 over K * ref_permille / 1000: 1 when the CPU speed
+                 follows the time scale
+  syscall, pipe  eas-work's null system call and pipe round trip, us,
+                 on an A15 (cpu4, 2 GHz) and an A7 (cpu0, 1.4 GHz)
+  hackbench      the cost of a loop of hackbench -g 10 -s 4096 (from two
+                 loop counts: the difference over the loops' difference),
+                 and the seed's -l 500 from it (setup + 500 loops)
+  util           rt-app's util_avg above its duty's (1024 * duty), per task
+  kernel         system + irq + softirq ticks over the busy ticks, in the
+                 hackbench and rt-app phases (/proc/stat), the emulation's
+                 stalls (system time to /proc/stat) counted as the task's
+  wall/guest     host seconds per guest second of the hackbench and rt-app
+                 phases (their marks' host times over their uptimes)
+The board's figures (BOARD, with their sources) are what the ratios are
+taken against.
+Exit: 0; 1 a log lacks its end or a measurement (named); 2 bad usage or
+an unreadable directory.
+"""
+
+import glob
+import json
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vxu4log  # noqa: E402
+
+# The board's figures, each with where it comes from.
+BOARD = {
+    # The seed (Odroid-XU3, with the series, EAS): hackbench -l 500 -s 4096,
+    # hackbench's 10 groups: 7.95 s (8.15 s without the series); per loop,
+    # setup included, 7.95 / 500 s.
+    "hackbench_500_s": 7.95,
+    "hackbench_loop_ms": 7.95 / 500 * 1000,
+    # No Exynos5422 figure is published for these two; the nearest: TI's
+    # AM572x (Cortex-A15 at 1.5 GHz, Linux 6.12, processor SDK 11.01's
+    # performance guide, TexasInstruments/processor-sdk-doc,
+    # source/devices/AM57X/linux/Release_Specific_Performance_Guide.rst):
+    # lmbench lat_syscall null 0.43 us, lat_pipe 39.81 us (its two
+    # processes not pinned), scaled here to 2 GHz by the clock (x 0.75).
+    # Earlier SDKs on the same board: null 0.27-0.43 us, pipe 24-45 us.
+    "a15_syscall_us": 0.43 * 1500 / 2000,
+    "a15_pipe_rt_us": 39.81 * 1500 / 2000,
+}
+
+
+def die(msg, code=1):
+    vxu4log.die(msg, code)
+
+
+def med(values, what, log):
+    vals = [float(v) for v in values if v not in ("none", "")]
+    if not vals:
+        die(f"{log}: no {what}")
+    return statistics.median(vals)
+
+
+def one(log):
+    """The measurements of one boot's console LOG: a dict."""
+    host = {}
+    lines = []
+    for raw in vxu4log.read_lines(log, "run make timescale-bench"):
+        t, _, line = raw.partition(" ")
+        try:
+            t = float(t)
+        except ValueError:
+            die(f"{log}: a line without the host's time: {raw[:80]}", 2)
+        lines.append(line)
+        if line.startswith("@ts_mark "):
+            d = vxu4log.kv(line[len("@ts_mark "):])
+            host[d["name"]] = (t, float(d["up_s"]))
+    errors = vxu4log.at_lines(lines, "ts_error")
+    if errors:
+        die(f"{log}: the guest reported errors: {'; '.join(errors)}")
+    head = vxu4log.at_lines(lines, "ts")
+    if not head or "@ts_done" not in lines:
+        die(f"{log}: no @ts and @ts_done lines: the boot did not run vxu4-timescale to its end")
+    h = vxu4log.kv(head[0])
+    try:
+        k, ref = int(h["scale"]), int(h["ref_permille"])
+    except (KeyError, ValueError):
+        die(f"{log}: @ts {head[0]}: no time scale or reference (is the CPU speed emulation on?)")
+    r = {"scale": k, "ref_permille": ref}
+
+    refs = vxu4log.at_lines(lines, "ts_ref")
+    rates = [int(vxu4log.kv(x)["insns"]) / int(vxu4log.kv(x)["wall_ns"]) for x in refs]
+    if not rates:
+        die(f"{log}: no @ts_ref line")
+    r["ref_rate_ratio"] = statistics.median(rates) / (k * ref / 1000)
+
+    probes = vxu4log.at_lines(lines, "ts_probe")
+    for cpu, kind in (("4", "a15"), ("0", "a7")):
+        for key in ("syscall_ns", "pipe_rt_ns"):
+            r[f"{kind}_{key[:-3]}_us"] = med(
+                vxu4log.value(probes, key, [f"cpu={cpu}"]), f"@ts_probe {key} of cpu{cpu}", log) / 1000
+
+    hb = vxu4log.at_lines(lines, "ts_hackbench")
+    loops = sorted({int(vxu4log.kv(x)["loops"]) for x in hb})
+    if len(loops) != 2:
+        die(f"{log}: hackbench at {loops} loops, want two loop counts")
+    ta, tb = (med(vxu4log.value(hb, "time_s", [f"loops={n}"]), f"hackbench -l {n}", log)
+              for n in loops)
+    per_loop = (tb - ta) / (loops[1] - loops[0])
+    r["hackbench_loop_ms"] = per_loop * 1000
+    r["hackbench_setup_s"] = ta - loops[0] * per_loop
+    r["hackbench_500_s"] = r["hackbench_setup_s"] + 500 * per_loop
+
+    utils = vxu4log.at_lines(lines, "ts_util")
+    r["util_over"] = {}
+    for u in utils:
+        d = vxu4log.kv(u)
+        if int(d["samples"]) == 0:
+            die(f"{log}: @ts_util {u}: no sample")
+        r["util_over"][d["task"]] = float(d["mean"]) - 1024 * int(d["duty_pct"]) / 100
+
+    for st in vxu4log.at_lines(lines, "ts_cpustat"):
+        d = {a: int(b) if b.lstrip("-").isdigit() else b for a, b in vxu4log.kv(st).items()}
+        # The emulation's stalls are the slowed task's time, in its
+        # context: /proc/stat counts them as system time.
+        stall = d.get("stall", 0) if isinstance(d.get("stall"), int) else 0
+        kern = d["system"] - stall + d["irq"] + d["softirq"]
+        busy = d["system"] + d["irq"] + d["softirq"] + d["user"] + d["nice"]
+        r[f"kernel_pct_{d['phase']}"] = 100 * kern / busy if busy else float("nan")
+        r[f"cpustat_{d['phase']}"] = d
+
+    for phase in ("hackbench", "util"):
+        if phase not in host or phase + "-end" not in host:
+            die(f"{log}: no @ts_mark of the {phase} phase's start and end")
+        (h0, g0), (h1, g1) = host[phase], host[phase + "-end"]
+        r[f"wall_per_guest_{phase}"] = (h1 - h0) / (g1 - g0) if g1 > g0 else float("nan")
+    return r
+
+
+def main():
+    if len(sys.argv) != 2:
+        print(__doc__.split("\n\n", maxsplit=1)[0], file=sys.stderr)
+        sys.exit(2)
+    out = sys.argv[1]
+    logs = glob.glob(os.path.join(out, "K*.log"))
+    if not logs:
+        die(f"{out}: no K<k>.log: run make timescale-bench", 2)
+    rows = sorted((one(log) for log in logs), key=lambda r: r["scale"])
+    for r in rows:
+        r["hackbench_vs_board"] = r["hackbench_500_s"] / BOARD["hackbench_500_s"]
+        r["syscall_vs_board"] = r["a15_syscall_us"] / BOARD["a15_syscall_us"]
+        r["pipe_vs_board"] = r["a15_pipe_rt_us"] / BOARD["a15_pipe_rt_us"]
+    with open(os.path.join(out, "summary.json"), "w") as f:
+        json.dump({"board": BOARD, "scales": rows}, f, indent=1)
+
+    head = ["K", "ref rate", "syscall A15/A7 us", "vs board", "pipe A15/A7 us", "vs board",
+            "hackbench loop ms", "-l 500 s", "vs board",
+            "util over duty (a15 10/30%, a7 10/30%)", "kernel % hb/rt-app",
+            "wall s / guest s hb/rt-app"]
+    body = []
+    for r in rows:
+        u = r["util_over"]
+        body.append([
+            str(r["scale"]), f"{r['ref_rate_ratio']:.3f}",
+            f"{r['a15_syscall_us']:.2f}/{r['a7_syscall_us']:.2f}",
+            f"{r['syscall_vs_board']:.2f}x",
+            f"{r['a15_pipe_rt_us']:.1f}/{r['a7_pipe_rt_us']:.1f}",
+            f"{r['pipe_vs_board']:.2f}x",
+            f"{r['hackbench_loop_ms']:.1f}", f"{r['hackbench_500_s']:.2f}",
+            f"{r['hackbench_vs_board']:.2f}x",
+            " ".join(f"{u.get(t, float('nan')):+.0f}" for t in ("a15d10", "a15d30", "a7d10", "a7d30")),
+            f"{r.get('kernel_pct_hackbench', float('nan')):.0f}/{r.get('kernel_pct_util', float('nan')):.0f}",
+            f"{r['wall_per_guest_hackbench']:.1f}/{r['wall_per_guest_util']:.1f}",
+        ])
+    lines = [f"Time scale K against the board ({out}); guest clock unless 'wall'",
+             f"board: hackbench -l 500 -s 4096 {BOARD['hackbench_500_s']} s "
+             f"(the seed, Odroid-XU3, with the series); per loop {BOARD['hackbench_loop_ms']:.1f} ms",
+             f"board: A15 null system call {BOARD['a15_syscall_us']:.2f} us, pipe round trip "
+             f"{BOARD['a15_pipe_rt_us']:.1f} us (lmbench on TI's AM572x, A15 at 1.5 GHz, "
+             "Linux 6.12, scaled to 2 GHz)",
+             ""] + vxu4log.table(head, body)
+    vxu4log.write_report(out, lines)
+
+    dat = os.path.join(out, "timescale.dat")
+    with open(dat, "w") as f:
+        for r in rows:
+            f.write(f"{r['scale']} {r['hackbench_vs_board']} {r['wall_per_guest_hackbench']} "
+                    f"{r['wall_per_guest_util']} {r['syscall_vs_board']} {r['pipe_vs_board']}\n")
+    vxu4log.gnuplot(f"""set terminal png size 900,500
+set output '{os.path.join(out, 'timescale.png')}'
+set logscale xy
+set xlabel 'time scale K (instructions per guest ns)'
+set ylabel 'virtual / board'
+set y2label 'host s per guest s'
+set y2tics
+set logscale y2
+set grid
+plot '{dat}' using 1:2 with linespoints title 'hackbench -l 500 vs board', \\
+     '{dat}' using 1:5 with linespoints title 'null syscall (A15) vs board', \\
+     '{dat}' using 1:6 with linespoints title 'pipe round trip (A15) vs board', \\
+     1 with lines title 'the board', \\
+     '{dat}' using 1:3 axes x1y2 with linespoints title 'wall cost, hackbench', \\
+     '{dat}' using 1:4 axes x1y2 with linespoints title 'wall cost, rt-app'
+""", "timescale-report")
+
+
+if __name__ == "__main__":
+    main()
