@@ -85,6 +85,10 @@ vxu4: kernel $(BUILD)/vxu4-dtb $(BUILD)/insn-count.so
 	@cp $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem.dtb
 	@for c in 0 1 2 3 4 5 6 7; do \
 		fdtput -d $(BUILD)/vxu4-noem.dtb /cpus/cpu@$$c dynamic-power-coefficient; done
+	@# And with no cpu-map either: the seed's baseline (make bench's d),
+	@# one sched domain level (QEMU's MPIDRs put the 8 CPUs in one cluster).
+	@cp $(BUILD)/vxu4-noem.dtb $(BUILD)/vxu4-noem-nomc.dtb
+	@fdtput -r $(BUILD)/vxu4-noem-nomc.dtb /cpus/cpu-map
 
 # The events of a guest's trace.dat as JSON lines (libtracecmd).
 $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps

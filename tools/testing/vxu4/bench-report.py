@@ -42,7 +42,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
 
-CFG_NAMES = {"a": "EM+EAS", "b": "EM, EAS off", "c": "no EM"}
+CFG_NAMES = {"a": "EM+EAS", "b": "EM, EAS off", "c": "no EM", "d": "no EM, no MC"}
+CFGS = ("a", "b", "c", "d")
 CLUSTERS = ("a15", "a7")
 # The computed energy and the meters must agree this well (fraction).
 AGREE = 0.01
@@ -62,6 +63,9 @@ def parse_log(log, boot):
             errors.append(f"{boot}: {rest}")
         elif kind == "@bench_calibration":
             info.update(vxu4log.kv(rest))
+        elif kind == "@bench_domains":
+            d = vxu4log.kv(rest)
+            info.setdefault("domains", {})[d.get("cpu", "?")] = d.get("levels", "none")
         elif kind == "@bench_done":
             info["done"] = True
             info["runs_said"] = vxu4log.kv(rest).get("runs")
@@ -210,7 +214,7 @@ class Table:
 
     def __init__(self, title, cfgs, by):
         self.cfgs, self.by = cfgs, by
-        self.comps = [(x, y) for x, y in (("b", "a"), ("c", "a"), ("c", "b"))
+        self.comps = [(x, y) for x, y in (("b", "a"), ("c", "a"), ("c", "b"), ("d", "a"))
                       if x in cfgs and y in cfgs]
         head = "".join(f" {c + ' ' + CFG_NAMES[c]:>23}" for c in cfgs)
         head += "".join(f" {y + ' vs ' + x:>8}" for x, y in self.comps)
@@ -474,7 +478,7 @@ def agreement(runs, models):
 
 
 def plot(runs, cfgs, out):
-    colour = {"a": "0x3050c0", "b": "0xc03030", "c": "0x30a040"}
+    colour = {"a": "0x3050c0", "b": "0xc03030", "c": "0x30a040", "d": "0x909090"}
     off = {c: (i - (len(cfgs) - 1) / 2) * 0.25 for i, c in enumerate(cfgs)}
     cases = sorted({r["case"] for r in runs if r["test"] == "rtapp"}, key=case_key)
     dat = os.path.join(out, "plot.dat")
@@ -491,8 +495,8 @@ def plot(runs, cfgs, out):
     with open(dat, "w") as f:
         f.write("\n".join(rt) + "\n\n\n" + "\n".join(hb) + "\n")
     xt = ", ".join(f'"{n.replace("@", " tasks @")}" {2 * i}' for i, n in enumerate(cases)) or '"" 0'
-    legend = ", ".join(f"{c} = {CFG_NAMES[c]} ({['blue', 'red', 'green'][i]})"
-                       for i, c in enumerate(("a", "b", "c")) if c in cfgs)
+    names = {"a": "blue", "b": "red", "c": "green", "d": "grey"}
+    legend = ", ".join(f"{c} = {CFG_NAMES[c]} ({names[c]})" for c in CFGS if c in cfgs)
     panels = []
     if rt:
         panels.append(f"""set title 'rt-app energy (J, power model: EM dynamic + WFI + leakage x time per OPP)'
@@ -587,7 +591,7 @@ def main():
         w.writeheader()
         w.writerows(runs)
 
-    cfgs = [c for c in ("a", "b", "c") if any(r.get("cfg") == c for r in runs)]
+    cfgs = [c for c in CFGS if any(r.get("cfg") == c for r in runs)]
     # Logs of an older guest bench: no cfg, only eas=1/0.
     if not cfgs:
         for r in runs:
@@ -598,6 +602,14 @@ def main():
     print()
     print("configurations: " + ", ".join(f"{c} = {CFG_NAMES[c]}" for c in cfgs)
           + "; 'x vs y' is the change of x from y; RSD in parentheses")
+    # Each boot's sched domain levels, as its guest found them.
+    for b in boots:
+        dom = b.get("domains")
+        if dom:
+            levels = sorted({v for v in dom.values()})
+            print(f"sched domains of boot {b['boot']} ({b.get('cfgs', '?')}): "
+                  + "; ".join(f"{lv} (cpus {','.join(sorted((c for c, v in dom.items() if v == lv), key=int))})"
+                              for lv in levels))
     print()
     for n in sorted({r["case"] for r in runs if r["test"] == "rtapp"}, key=case_key):
         text, s = table_rtapp(runs, n, cfgs, em)

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: the reference EAS experiments in the virtual XU4, three ways,
+# make bench: the reference EAS experiments in the virtual XU4, four ways,
 # tabulated as the seed's tables (tools/testing/vxu4/bench-report.py):
 #   a  the series: EM + EAS           boot 1, build/vxu4.dtb
 #   b  EM with sched_energy_aware=0   boot 1 (a and b take turns)
-#   c  no EM (no dynamic-power-coefficient: the seed's "without
-#      patches"; EAS cannot run)      boot 2, build/vxu4-noem.dtb
+#   c  no EM (no dynamic-power-coefficient; EAS cannot run), SCHED_MC's
+#      cluster level kept             boot 2, build/vxu4-noem.dtb
+#   d  no EM and no cpu-map: one sched domain level, the seed's "without
+#      patches"                       boot 3, build/vxu4-noem-nomc.dtb
 # Boots run two at a time (each QEMU uses one host core under -icount).
 # Without an EM the cluster meters count no dynamic power, so the energy
 # of every configuration is computed the same way: the EM power of each
@@ -30,11 +32,11 @@
 #                  hackbench's 10 groups, about 1000 times the work:
 #                  hours a run; 0: no hackbench)
 #   HB_GROUPS=4    hackbench -g
-#   CONFIGS=a,b,c  the configurations to run
+#   CONFIGS=a,b,c,d  the configurations to run
 #   PARALLEL=1     0: one boot after the other (on two host cores only
 #                  one boot at a time runs on a core of its own:
 #                  scripts/vxu4.sh)
-# Results in build/bench/<date>/: the console log (ab1.log, c.log, ab2.log)
+# Results in build/bench/<date>/: the console log (ab1.log, c.log, d.log, ab2.log)
 # and host arrival times of the run markers (NAME.stamps) of each boot,
 # em.json, runs.csv, summary.json, bench.png, report.txt.
 set -euo pipefail
@@ -42,7 +44,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
 iter=${ITER:-10} tasks=${TASKS:-24,8,24@a7} duration=${DURATION:-3} hb=${HB_LOOPS:-5}
-hbg=${HB_GROUPS:-4} configs=${CONFIGS:-a,b,c} parallel=${PARALLEL:-1}
+hbg=${HB_GROUPS:-4} configs=${CONFIGS:-a,b,c,d} parallel=${PARALLEL:-1}
 
 bad() { echo "bench.sh: $*" >&2; exit 2; }
 for v in iter duration hb hbg; do
@@ -51,12 +53,12 @@ done
 [ "$iter" -ge 1 ] || bad "ITER=$iter: want at least 1"
 [[ $tasks =~ ^[1-9][0-9]*(@a15|@a7)?(,[1-9][0-9]*(@a15|@a7)?)*$ ]] ||
 	bad "TASKS=$tasks: want task counts, each calibrated on a15 (the default) or a7, like 24,8,24@a7"
-[[ $configs =~ ^[abc](,[abc])*$ ]] || bad "CONFIGS=$configs: want some of a,b,c, e.g. a,b,c"
+[[ $configs =~ ^[abcd](,[abcd])*$ ]] || bad "CONFIGS=$configs: want some of a,b,c,d, e.g. a,b,c,d"
 [[ $parallel =~ ^[01]$ ]] || bad "PARALLEL=$parallel: want 0 or 1"
 
 eas_em=$top/tools/power/eas/eas-em
 [ -x "$eas_em" ] || bad "$eas_em is missing: run 'make tools' (make bench does)"
-for f in "$build/vxu4.dtb" "$build/vxu4-noem.dtb"; do
+for f in "$build/vxu4.dtb" "$build/vxu4-noem.dtb" "$build/vxu4-noem-nomc.dtb"; do
 	[ -f "$f" ] || bad "$f is missing: run 'make vxu4' (make bench does)"
 done
 
@@ -67,6 +69,7 @@ mkdir -p "$out"
 
 ab=$(echo "$configs" | tr ',' '\n' | grep '[ab]' | sort -u | paste -sd, || true)
 c=$(echo "$configs" | tr ',' '\n' | grep -c c || true)
+d=$(echo "$configs" | tr ',' '\n' | grep -c d || true)
 ncases=$(echo "$tasks" | tr ',' '\n' | grep -c .)
 
 # Time limit of a boot running NCFG configurations for N iterations:
@@ -138,14 +141,15 @@ echo "==> bench: $iter iterations of configurations $configs; rt-app $tasks task
 	"hackbench -g $hbg -l $hb -s 4096; results in ${out#"$top"/}"
 start=$EPOCHREALTIME
 # Two host cores, one QEMU each. The EM board's configurations (a, b: two
-# runs an iteration) cost twice what c does, so with PARALLEL=1 the first
-# core boots the EM board for the first n1 iterations and the second boots
-# the no-EM board, then the EM board again for the remaining ones: the two
-# finish about together (one boot, about a minute, counted as one unit).
+# runs an iteration) cost twice what c or d does, so with PARALLEL=1 the
+# first core boots the EM board for the first n1 iterations and the second
+# boots the no-EM boards, then the EM board again for the remaining ones:
+# the two finish about together (one boot, about a minute, counted as one
+# unit).
 nab=$(echo "$ab" | tr ',' '\n' | grep -c . || true)
 n1=$iter
 if [ "$parallel" = 1 ] && [ "$nab" -gt 0 ]; then
-	n1=$(( (iter * (nab + (c > 0 ? 1 : 0)) + 1 + nab) / (2 * nab) ))
+	n1=$(( (iter * (nab + (c > 0 ? 1 : 0) + (d > 0 ? 1 : 0)) + 1 + nab) / (2 * nab) ))
 	[ "$n1" -le "$iter" ] || n1=$iter
 	[ "$n1" -ge 1 ] || n1=1
 fi
@@ -156,11 +160,13 @@ slot1() {
 }
 slot2() {
 	[ "$c" -eq 0 ] || run c "$build/vxu4-noem.dtb" c 1 "$iter" 1
+	[ "$d" -eq 0 ] || run d "$build/vxu4-noem-nomc.dtb" d 1 "$iter" 1
 	[ -z "$ab" ] || [ "$n1" -ge "$iter" ] ||
 		run ab2 "$build/vxu4.dtb" "$ab" "$nab" $((iter - n1)) $((n1 + 1))
 }
 [ -z "$ab" ] || { names+=(ab1); logs+=("$out/ab1.log"); }
 [ "$c" -eq 0 ] || { names+=(c); logs+=("$out/c.log"); }
+[ "$d" -eq 0 ] || { names+=(d); logs+=("$out/d.log"); }
 [ -z "$ab" ] || [ "$n1" -ge "$iter" ] || { names+=(ab2); logs+=("$out/ab2.log"); }
 if [ "$parallel" = 1 ]; then
 	slot1 &
