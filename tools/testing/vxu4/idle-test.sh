@@ -112,16 +112,16 @@ for c in 0 4; do
 		# most go deep (93 to 100 of 100 in the boots measured, the
 		# rest at WFI's 19-24 us): more than half must, and the
 		# median's rise below checks by how much.
-		read -r paid fromwfi < <(tr ',' '\n' <<<"$(value hist <<<"$l")" |
+		read -r paid faster < <(tr ',' '\n' <<<"$(value hist <<<"$l")" |
 			awk -F: -v t="$((min0 + lat[$c,$i] / 2))" '
 				$1 + 0 >= t { b += $2; next }
 				{ a += $2 }
 				END { print b + 0, a + 0 }')
 		if [ "$paid" -gt 50 ]; then
-			ok "cpu$c, $k: most wake-ups paid the exit latency ($paid of 100 at least ${min0} + ${lat[$c,$i]} / 2 us, $fromwfi faster)"
+			ok "cpu$c, $k: most wake-ups paid the exit latency ($paid of 100 at least ${min0} + ${lat[$c,$i]} / 2 us, $faster faster)"
 		else
 			nok "cpu$c, $k: most wake-ups paid the exit latency" \
-				"$paid of 100 at least ${min0} + ${lat[$c,$i]} / 2 us (WFI's fastest plus half the exit latency), $fromwfi faster"
+				"$paid of 100 at least ${min0} + ${lat[$c,$i]} / 2 us (WFI's fastest plus half the exit latency), $faster faster"
 		fi
 		# both counters are read by one process, one wake apart at most
 		d=$((ns - wakes * lat[$c,$i] * 1000))

@@ -774,7 +774,6 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "loops")) {
 		unsigned long n = arg(argv[2]);
-
 		long long i0, i1;
 
 		start_at(start);
