@@ -131,9 +131,9 @@ for run in $(of "$quiet" dilate | value run | distinct); do
 done
 for run in $(of "$quiet" util | value run | distinct); do
 	for cpu in $(of "$quiet" util | value cpu "run=$run" | distinct); do
-		a=$(of "$quiet" util | value util_avg "run=$run" "cpu=$cpu" | median)
-		b=$(of "$loaded" util | value util_avg "run=$run" "cpu=$cpu" | median)
-		rows+=("periodic ($run), cpu$cpu: its util_avg under host load|$a|${b:-missing}|3")
+		a=$(of "$quiet" util | value mean "run=$run" "cpu=$cpu" | median)
+		b=$(of "$loaded" util | value mean "run=$run" "cpu=$cpu" | median)
+		rows+=("periodic ($run), cpu$cpu: its mean util_avg at wakeup under host load|$a|${b:-missing}|3")
 	done
 done
 if [ "$nd" -eq 0 ]; then

@@ -332,8 +332,8 @@ static int periodic(unsigned long period_us, unsigned long loops,
 	qsort(samples, counted, sizeof(*samples), cmp_long);
 	printf("util_avg=%ld periods=%lu overruns=%lu late=%lu ", counted ?
 	       samples[counted / 2] : -1, n - n / 4, overruns, late);
-	printf("mean=%lld min=%ld max=%ld busy=%.1f%%\n",
-	       counted ? sum / (long long)counted : -1,
+	printf("mean=%.1f min=%ld max=%ld busy=%.1f%%\n",
+	       counted ? (double)sum / counted : -1.0,
 	       counted ? samples[0] : -1, counted ? samples[counted - 1] : -1,
 	       100.0 * (runtime_ns() - r0) / (sys_now_ns() - t0));
 	free(samples);
