@@ -420,6 +420,7 @@ def table_rtapp(runs, case, cfgs, em):
     t.row("busy a7 (trace)", lambda r: num(r, "busy_trace_a7_ms"), 1e-3, "s")
     t.row("busy a15 (/proc/stat)", lambda r: num(r, "busy_a15_ms"), 1e-3, "s")
     t.row("busy a7 (/proc/stat)", lambda r: num(r, "busy_a7_ms"), 1e-3, "s")
+    split_rows(t)
     t.row("iowait a15 (/proc/stat)", lambda r: num(r, "iowait_a15_ms"), 1e-3, "s")
     t.row("iowait a7 (/proc/stat)", lambda r: num(r, "iowait_a7_ms"), 1e-3, "s")
     # EAS's own view: while the root domain is overutilized it places no
@@ -442,6 +443,33 @@ def table_rtapp(runs, case, cfgs, em):
     return t.text(extra), t.summary
 
 
+def split_rows(t):
+    """Busy time of both clusters split as /proc/stat splits it: user
+    (and nice), system, interrupts (hard and soft): the kernel's share of
+    the work. The CPU speed emulation's stall, the time a task's work
+    takes beyond its instructions at the CPU's speed, is paid in the
+    kernel in the task's context, so /proc/stat counts it as system time:
+    the rows after those give user with the stall and system without it
+    (the stall exact, the split sampled by 10 ms ticks)."""
+    def both(r, k, unit="ms"):
+        a, b = num(r, f"{k}_a7_{unit}"), num(r, f"{k}_a15_{unit}")
+        return None if a is None or b is None else a + b
+
+    def stall(r):
+        v = both(r, "stall", "us")
+        return None if v is None else v / 1000
+
+    def plus(a, b, sign=1):
+        return None if a is None or b is None else a + sign * b
+
+    for part, key in (("user", "user"), ("system", "sys"), ("irq", "irq")):
+        t.row(f"  {part}, both clusters", lambda r, k=key: both(r, k), 1e-3, "s")
+    t.row("  user + emulation stall", lambda r: plus(both(r, "user"), stall(r)),
+          1e-3, "s")
+    t.row("  system - emulation stall", lambda r: plus(both(r, "sys"), stall(r), -1),
+          1e-3, "s")
+
+
 def table_hackbench(runs, cfgs):
     sel = [r for r in runs if r["test"] == "hackbench"]
     by = {c: [r for r in sel if r.get("cfg") == c] for c in cfgs}
@@ -458,6 +486,7 @@ def table_hackbench(runs, cfgs):
           1e-6, "J")
     t.row("busy a15 (/proc/stat)", lambda r: num(r, "busy_a15_ms"), 1e-3, "s")
     t.row("busy a7 (/proc/stat)", lambda r: num(r, "busy_a7_ms"), 1e-3, "s")
+    split_rows(t)
     common_rows(t)
     t.summary["groups"], t.summary["loops"] = groups, loops
     return t.text(), t.summary

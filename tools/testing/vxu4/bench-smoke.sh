@@ -6,7 +6,8 @@
 # 4 rt-app tasks for 2 s and hackbench -g 1 -l 1, configurations a (EAS
 # on) and b (off): every run has its keys, by name, with sane values
 # (energy on both cluster meters, guest time, the CPU speed emulation's
-# counters and shortfall, busy time per OPP from the trace), start and end
+# counters and shortfall, busy time split into user, system and irq, busy
+# time per OPP from the trace), start and end
 # markers; EAS was on and then off (the kernel's own "stopping EAS" /
 # "starting EAS"); and bench-report.py made its tables, CSV, JSON and
 # plot, with the energy computed from the EM and the trace agreeing with
@@ -87,6 +88,19 @@ for eas in 1 0; do
 	else
 		nok "rt-app, EAS $eas: emulation counters present and sane" "${bad:-work=$work us shortfall=$sf us over $g ms}"
 	fi
+	# /proc/stat's split of the busy time: the same ticks, so exact;
+	# rt-app's tasks sleep and wake through the kernel: system time > 0.
+	for m in a7 a15; do
+		b=$(key "$r" "busy_${m}_ms") u=$(key "$r" "user_${m}_ms")
+		y=$(key "$r" "sys_${m}_ms") q=$(key "$r" "irq_${m}_ms")
+		if is_int "$b" && is_int "$u" && is_int "$y" 1 && is_int "$q" &&
+			[ "$b" -eq $((u + y + q)) ]; then
+			ok "rt-app, EAS $eas: the $m cluster's busy time $b ms is user $u + system $y + irq $q ms"
+		else
+			nok "rt-app, EAS $eas: the $m cluster's busy time is user + system (> 0) + irq" \
+				"busy=$b user=$u sys=$y irq=$q (ms)"
+		fi
+	done
 	for m in a7 a15; do
 		o=$(key "$r" "opp_busy_${m}_us")
 		if [[ $o =~ ^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$ ]]; then
