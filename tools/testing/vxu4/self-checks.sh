@@ -5,8 +5,10 @@
 # known answers, that need no boot: eas-behaviour.py's (the fit margins,
 # the optimal placement search against an exhaustive one, LISA's noise
 # accounting, the known-failure rule, the trace reader's error) on the
-# board DTB's EM, and bench-report.py's statistics (the Mann-Whitney p of
-# a change, the energy against the overutilized time). One KTAP document.
+# board DTB's EM, bench-report.py's statistics (the Mann-Whitney p of
+# a change, the energy against the overutilized time), and the trace
+# reader build/trace-events on a made trace.dat, whole, cut and corrupt
+# (trace-events-test.sh). One KTAP document.
 #
 # Usage: self-checks.sh   (needs make kernel and make tools: the board
 # DTB, eas-em, build/trace-events)
@@ -40,4 +42,5 @@ judge() {
 
 judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py" --self-check "$dtb"
 judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
+judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
 finish
