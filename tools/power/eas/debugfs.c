@@ -175,9 +175,27 @@ oom:
 	return dfs_fail(m, "out of memory");
 }
 
+/* What a file is, for messages: "a FIFO", "a directory", ... */
+const char *em_file_type(unsigned int mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a plain file";
+}
+
 /*
  * The text of file @rel, trailing white space removed. Return 1 if read,
- * 0 if the file does not exist, -1 on error (m->error set).
+ * 0 if the file does not exist, -1 on error (m->error set). Only a
+ * regular file is read (a FIFO would block open() until a writer comes),
+ * and at most @len - 1 bytes: a longer file is refused, never cut.
  */
 static int src_read(struct em_model *m, struct em_src *s, const char *rel,
 		    char *buf, size_t len)
@@ -192,13 +210,14 @@ static int src_read(struct em_model *m, struct em_src *s, const char *rel,
 			return 0;
 		snprintf(buf, len, "%s", l->value);
 	} else {
-		char *path;
+		struct stat st = { 0 };
+		char *path, c;
 		ssize_t r;
 		int fd;
 
 		if (asprintf(&path, "%s/%s", s->root, rel) < 0)
 			return dfs_fail(m, "out of memory");
-		fd = open(path, O_RDONLY);
+		fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 		free(path);
 		if (fd < 0 && errno == ENOENT)
 			return 0;
@@ -207,7 +226,19 @@ static int src_read(struct em_model *m, struct em_src *s, const char *rel,
 					strerror(errno),
 					errno == EACCES ?
 					"; fix: debugfs is for root, run eas-em as root" : "");
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return dfs_fail(m,
+					"%s: not a regular file (%s); fix: pass the energy_model directory, or a copy of it whose files are plain files",
+					rel, em_file_type(st.st_mode));
+		}
 		r = read(fd, buf, len - 1);
+		if (r == (ssize_t)len - 1 && read(fd, &c, 1) > 0) {
+			close(fd);
+			return dfs_fail(m,
+					"%s: longer than %zu bytes; fix: a file of energy_model holds one number",
+					rel, len - 1);
+		}
 		close(fd);
 		if (r < 0)
 			return dfs_fail(m, "%s: cannot read: %s", rel,
@@ -700,9 +731,21 @@ int em_debugfs_load(struct em_model *m, const char *path)
 	if (S_ISDIR(st.st_mode))
 		return load_src(m, &s);
 
-	fd = open(path, O_RDONLY);
+	/*
+	 * A dump: a regular file, or a pipe (as <(ssh board ...) gives);
+	 * opened without waiting for a writer, then read to its end.
+	 */
+	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+		return dfs_fail(m,
+				"not a regular file (%s); fix: pass the energy_model directory or a dump of it",
+				em_file_type(st.st_mode));
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return dfs_fail(m, "cannot open: %s", strerror(errno));
+	if (fcntl(fd, F_SETFL, 0)) {
+		close(fd);
+		return dfs_fail(m, "cannot read: %s", strerror(errno));
+	}
 	do {
 		if (size == alloc) {
 			char *tmp;

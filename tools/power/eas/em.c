@@ -17,11 +17,14 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libfdt.h>
 
@@ -168,14 +171,28 @@ static int em_read_file(struct em_model *m)
 {
 	size_t size = 0, alloc = 0, n;
 	char *buf = NULL, *tmp;
+	struct stat st = { 0 };
 	FILE *f;
-	int err;
+	int err, fd;
 
-	f = fopen(m->file, "rb");
-	if (!f)
+	/* a FIFO is read (a pipe), but its open() must not wait for a writer */
+	fd = open(m->file, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
 		return em_fail(m, -1, NULL,
 			       "cannot open: %s; fix: check the path (the board DTBs are built by 'make dtbs' into $(O)/arch/arm/boot/dts/samsung)",
 			       strerror(errno));
+	if (fstat(fd, &st) || (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) ||
+	    fcntl(fd, F_SETFL, 0)) {
+		close(fd);
+		return em_fail(m, -1, NULL,
+			       "not a regular file (%s); fix: pass a .dtb file",
+			       em_file_type(st.st_mode));
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return em_fail(m, -1, NULL, "out of memory");
+	}
 	do {
 		if (size == alloc) {
 			alloc = alloc ? alloc * 2 : 65536;

@@ -273,6 +273,7 @@ int em_parse_cpulist(const char *s, uint32_t *cpus);
 unsigned int em_max_num_cpus(const struct em_model *m);
 
 /* debugfs.c */
+const char *em_file_type(unsigned int mode);
 int em_debugfs_load(struct em_model *m, const char *path);
 int em_lines_load_mem(struct em_model *m, const char *name, const char *buf,
 		      size_t size);

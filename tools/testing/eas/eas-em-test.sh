@@ -132,10 +132,11 @@ same_lines()
 	fi
 }
 
-# run ARGS...: eas-em with stdout, stderr and exit status in $out, $err, $rc
+# run ARGS...: eas-em with stdout, stderr and exit status in $out, $err, $rc;
+# killed after 20 s (exit status 124): no input may hang it
 run()
 {
-	"$EAS_EM" "$@" > "$tmp/out" 2> "$tmp/err"
+	timeout 20 "$EAS_EM" "$@" > "$tmp/out" 2> "$tmp/err"
 	rc=$?
 	out=$(cat "$tmp/out")
 	err=$(cat "$tmp/err")
@@ -869,6 +870,32 @@ else
 fi
 run diff "$XU4" "$tmp/empty"
 check "diff with a bad side: exit 2" [ "$rc" -eq 2 ]
+
+# A file of the tree that is no regular file: a FIFO (open() would wait
+# for a writer forever), a link to a device. Refused, naming it, at once.
+cp -r "$tmp/tree" "$tmp/fifo"
+rm "$tmp/fifo/cpu0/ps:200000/power"
+mkfifo "$tmp/fifo/cpu0/ps:200000/power"
+show_bad "show: a FIFO in the tree: exit 2, no hang" "$tmp/fifo" \
+	"cpu0/ps:200000/power: not a regular file (a FIFO)"
+run diff "$XU4" "$tmp/fifo"
+[ "$rc" -eq 2 -a -z "$out" ] && grep -q "cpu0/ps:200000/power: not a regular file" <<< "$err"
+check "diff: a FIFO in the tree: exit 2, no hang, names it" [ $? -eq 0 ]
+cp -r "$tmp/tree" "$tmp/dev"
+ln -sf /dev/zero "$tmp/dev/cpu4/cpus"
+show_bad "show: a tree file linked to a device: exit 2" "$tmp/dev" \
+	"cpu4/cpus: not a regular file (a character device)"
+# a file of the tree longer than any value: refused, not cut
+cp -r "$tmp/tree" "$tmp/long"
+printf '%0100d\n' 5 > "$tmp/long/cpu4/ps:300000/cost"
+show_bad "show: a tree file longer than a value: refused, not cut" "$tmp/long" \
+	"cpu4/ps:300000/cost: longer than"
+# the dump itself a FIFO nobody writes: no hang
+mkfifo "$tmp/dump.fifo"
+show_bad "show: a dump FIFO with no writer: exit 2, no hang" "$tmp/dump.fifo" "$tmp/dump.fifo"
+mkfifo "$tmp/dtb.fifo"
+run compute "$tmp/dtb.fifo"
+check "compute: a FIFO with no writer: exit 2, no hang" [ "$rc" -eq 2 -a -z "$out" ]
 
 # --- check --------------------------------------------------------------------
 # check_has DESC FILE WANT_RC LINE_REGEX [ARGS...]: check exits WANT_RC and
