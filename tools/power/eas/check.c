@@ -199,7 +199,7 @@ static void check_coefficients(struct check *c)
 			const void *p;
 			int len;
 
-			if (!(pd->cpus & (1U << cpu)) || cpu == pd->first_cpu)
+			if (!em_cpu_test(&pd->cpus, cpu) || cpu == pd->first_cpu)
 				continue;
 			p = fdt_getprop(m->fdt, m->cpu[cpu].node,
 					"dynamic-power-coefficient", &len);
@@ -419,17 +419,17 @@ static uint32_t cpu_cluster(const struct em_model *m, int cpu)
 static void check_clusters(struct check *c)
 {
 	const struct em_model *m = c->m;
-	char cpus[128], path[256];
+	char cpus[EM_CPULIST_LEN], path[256];
 	int k, cpu, other;
 
 	for (k = 0; k < m->nr_pds; k++) {
 		const struct em_pd *pd = &m->pd[k];
 
 		for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-			if (!(pd->cpus & (1U << cpu)) ||
+			if (!em_cpu_test(&pd->cpus, cpu) ||
 			    cpu_cluster(m, cpu) == cpu_cluster(m, pd->first_cpu))
 				continue;
-			em_cpulist(cpus, sizeof(cpus), pd->cpus);
+			em_cpulist(cpus, sizeof(cpus), &pd->cpus);
 			report(c, SEV_WARNING,
 			       "%s: pd %s: cpus %s span more than one cluster (MPIDR cluster %#x and %#x): one cpufreq policy and one EM for CPUs that usually have separate clocks; fix: one opp-shared OPP table per cluster",
 			       m->file, pd->name, cpus,
@@ -490,9 +490,11 @@ static void check_eas(struct check *c)
 		if (i == nr_caps)
 			caps[nr_caps++] = m->cpu[cpu].capacity;
 	}
-	for (i = 0; i < nr_caps; i++)
+	for (i = 0; i < nr_caps && n < (int)sizeof(list) - 16; i++)
 		n += snprintf(list + n, sizeof(list) - n, "%s%u", i ? ", " : "",
 			      caps[i]);
+	if (i < nr_caps)
+		snprintf(list + n, sizeof(list) - n, ", ... (%d in all)", nr_caps);
 	if (nr_caps < 2) {
 		report(c, SEV_ERROR,
 		       "%s: EAS: will not start: every CPU has capacity %u, no asymmetry (\"rd ...: Checking EAS, CPUs do not have asymmetric capacities\" with sched_verbose); fix: capacity-dmips-mhz per core type",

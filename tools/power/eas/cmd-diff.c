@@ -30,12 +30,13 @@ static void diff_usage(FILE *out)
 		progname);
 }
 
-static const struct em_pd *find_pd(const struct em_model *m, uint32_t cpus)
+static const struct em_pd *find_pd(const struct em_model *m,
+				   const struct em_cpumask *cpus)
 {
 	int k;
 
 	for (k = 0; k < m->nr_pds; k++)
-		if (m->pd[k].nr_states && m->pd[k].cpus == cpus)
+		if (m->pd[k].nr_states && em_cpus_equal(&m->pd[k].cpus, cpus))
 			return &m->pd[k];
 	return NULL;
 }
@@ -54,15 +55,15 @@ static const struct em_state *find_state(const struct em_pd *pd, uint32_t khz)
 static int diff_missing(const struct em_model *x, const struct em_model *y,
 			const char *side)
 {
-	char cpus[128];
+	char cpus[EM_CPULIST_LEN];
 	int k, n = 0;
 
 	for (k = 0; k < x->nr_pds; k++) {
 		const struct em_pd *pd = &x->pd[k];
 
-		if (!pd->nr_states || find_pd(y, pd->cpus))
+		if (!pd->nr_states || find_pd(y, &pd->cpus))
 			continue;
-		em_cpulist(cpus, sizeof(cpus), pd->cpus);
+		em_cpulist(cpus, sizeof(cpus), &pd->cpus);
 		printf("pd %s (cpus %s): only in %s\n", pd->name, cpus, side);
 		n++;
 	}
@@ -72,7 +73,7 @@ static int diff_missing(const struct em_model *x, const struct em_model *y,
 static int diff_models(const struct em_model *a, const struct em_model *b)
 {
 	int k, i, f, n = 0, states = 0, pds = 0;
-	char cpus[128];
+	char cpus[EM_CPULIST_LEN];
 
 	n += diff_missing(a, b, "A");
 	n += diff_missing(b, a, "B");
@@ -81,12 +82,12 @@ static int diff_models(const struct em_model *a, const struct em_model *b)
 		bool same_power, same_cost;
 		unsigned int have;
 
-		pb = pa->nr_states ? find_pd(b, pa->cpus) : NULL;
+		pb = pa->nr_states ? find_pd(b, &pa->cpus) : NULL;
 		if (!pb)
 			continue;
 		pds++;
 		have = pa->have & pb->have;
-		em_cpulist(cpus, sizeof(cpus), pa->cpus);
+		em_cpulist(cpus, sizeof(cpus), &pa->cpus);
 		if ((have & EM_HAVE_FLAGS) && pa->flags != pb->flags) {
 			printf("pd %s (cpus %s): flags: %#x != %#x\n", pa->name,
 			       cpus, pa->flags, pb->flags);

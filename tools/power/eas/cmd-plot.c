@@ -56,10 +56,10 @@ static char *find_gnuplot(void)
 
 static void plot_pd(FILE *g, const struct em_pd *pd)
 {
-	char cpus[128];
+	char cpus[EM_CPULIST_LEN];
 	int i, pass;
 
-	em_cpulist(cpus, sizeof(cpus), pd->cpus);
+	em_cpulist(cpus, sizeof(cpus), &pd->cpus);
 	fprintf(g,
 		"set title \"perf domain %s: cpus %s, capacity %u, %d perf states\" noenhanced\n",
 		pd->name, cpus, pd->capacity, pd->nr_states);

@@ -208,6 +208,10 @@ static int src_read(struct em_model *m, struct em_src *s, const char *rel,
 		l = bsearch(&key, s->lines, s->nr_lines, sizeof(*l), cmp_line);
 		if (!l)
 			return 0;
+		if (strlen(l->value) >= len)
+			return dfs_fail(m,
+					"energy_model/%s: longer than %zu bytes; fix: a file of energy_model holds one number",
+					rel, len - 1);
 		snprintf(buf, len, "%s", l->value);
 	} else {
 		struct stat st = { 0 };
@@ -349,7 +353,7 @@ static int read_state(struct em_model *m, struct em_src *s, const char *pd,
 static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 {
 	struct em_pd *pd = &m->pd[m->nr_pds];
-	char rel[256], buf[EM_VALUE_LEN], **dirs = NULL;
+	char rel[256], buf[EM_CPULIST_LEN], **dirs = NULL;
 	int nr_dirs = 0, i, ret = -1, nr_old = 0, units = 0;
 	unsigned int have = EM_HAVE_ALL;
 	bool present;
@@ -369,7 +373,7 @@ static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 	if (em_parse_cpulist(buf, &pd->cpus))
 		return dfs_fail(m, "%s: '%.40s' is not a CPU list (like 0-3,5) of CPUs 0-%d",
 				rel, buf, EM_NR_CPUS - 1);
-	pd->first_cpu = __builtin_ctz(pd->cpus);
+	pd->first_cpu = em_cpus_first(&pd->cpus);
 
 	snprintf(rel, sizeof(rel), "%s/flags", name);
 	if (read_number(m, s, rel, false, &pd->flags, &present))
@@ -511,7 +515,7 @@ static int load_src(struct em_model *m, struct em_src *s)
 {
 	char **dirs;
 	int nr, i, k;
-	uint32_t all = 0;
+	struct em_cpumask all = { };
 
 	if (src_list(m, s, "", &dirs, &nr))
 		return -1;
@@ -531,15 +535,15 @@ static int load_src(struct em_model *m, struct em_src *s)
 				"no CPU perf domain: the kernel registered no CPU Energy Model (no dynamic-power-coefficient? check the DTB with 'eas-em check')");
 	qsort(m->pd, m->nr_pds, sizeof(m->pd[0]), cmp_pd);
 	for (k = 0; k < m->nr_pds; k++) {
-		if (all & m->pd[k].cpus)
+		if (em_cpus_intersect(&all, &m->pd[k].cpus))
 			return dfs_fail(m, "%s: its CPUs are in another perf domain too",
 					m->pd[k].name);
-		all |= m->pd[k].cpus;
+		em_cpus_or(&all, &m->pd[k].cpus);
 	}
-	m->nr_cpus = 32 - __builtin_clz(all);
+	m->nr_cpus = em_cpus_last(&all) + 1;
 	for (k = 0; k < m->nr_pds; k++)
 		for (i = 0; i < m->nr_cpus; i++)
-			if (m->pd[k].cpus & (1U << i))
+			if (em_cpu_test(&m->pd[k].cpus, i))
 				m->cpu[i].pd = k;
 	return 0;
 }

@@ -359,6 +359,11 @@ static void em_guess_arch(struct em_model *m, const struct em_options *opt)
 /* arch/arm/kernel/devtree.c: arm_dt_init_cpu_maps(), boot CPU first */
 static int em_find_cpus(struct em_model *m)
 {
+	static const char nr_cpus_arm[] = "arm32's NR_CPUS (2 to 32)";
+	static const char nr_cpus_arm64[] =
+		"arm64's default NR_CPUS (512; more, up to 4096, is not modelled)";
+	bool arm64 = m->arch == EM_ARCH_ARM64;
+	int max = arm64 ? EM_NR_CPUS_ARM64 : EM_NR_CPUS_ARM;
 	const void *reg[EM_NR_CPUS];
 	int reglen[EM_NR_CPUS];
 	int cpus, node, i;
@@ -384,10 +389,12 @@ static int em_find_cpus(struct em_model *m)
 				return em_fail(m, node, "reg",
 					       "same as cpu%d's: the kernel WARNs \"Duplicate /cpu reg properties in the DT\" and ignores the CPU map; fix: give each cpu node its own MPIDR",
 					       i);
-		if (m->nr_cpus == EM_NR_CPUS)
+		if (m->nr_cpus == max)
 			return em_fail(m, node, NULL,
-				       "more than %d cpu nodes: more than arm32's NR_CPUS allows; fix: remove cpu nodes",
-				       EM_NR_CPUS);
+				       "more than %d cpu nodes: more than %s allows; fix: remove cpu nodes%s",
+				       max, arm64 ? nr_cpus_arm64 : nr_cpus_arm,
+				       arm64 ? "" :
+				       ", or pass --arch=arm64 for an arm64 kernel");
 		reg[m->nr_cpus] = r;
 		reglen[m->nr_cpus] = len;
 		m->cpu[m->nr_cpus].node = node;
@@ -397,7 +404,7 @@ static int em_find_cpus(struct em_model *m)
 	if (!m->nr_cpus)
 		return em_fail(m, cpus, NULL,
 			       "no cpu nodes (device_type = \"cpu\"): no cpufreq, no EM; fix: describe the CPUs under /cpus");
-	if (m->nr_cpus > EM_DEFCONFIG_NR_CPUS)
+	if (!arm64 && m->nr_cpus > EM_DEFCONFIG_NR_CPUS)
 		em_note(m, cpus, NULL,
 			"%d cpu nodes: a kernel with exynos_defconfig's NR_CPUS=%d ignores the ones after cpu%d",
 			m->nr_cpus, EM_DEFCONFIG_NR_CPUS,
@@ -453,7 +460,7 @@ static void em_make_pd_all(struct em_model *m, struct em_pd *pd, int cpu,
 	for (i = 0; i < m->nr_cpus; i++) {
 		if (m->cpu[i].pd >= 0 && i != cpu)
 			continue;
-		pd->cpus |= 1U << i;
+		em_cpu_set(&pd->cpus, i);
 		m->cpu[i].pd = m->nr_pds;
 	}
 	snprintf(pd->why_all, sizeof(pd->why_all),
@@ -484,17 +491,18 @@ static int em_make_pds(struct em_model *m)
 				       cpu, cpu);
 		snprintf(pd->name, sizeof(pd->name), "cpu%d", cpu);
 		pd->first_cpu = cpu;
-		pd->cpus = 1U << cpu;
+		memset(&pd->cpus, 0, sizeof(pd->cpus));
+		em_cpu_set(&pd->cpus, cpu);
 		m->cpu[cpu].pd = m->nr_pds;
 		if (m->cpu[cpu].v1) {
 			/* no OPP sharing information: all CPUs share */
 			for (other = 0; other < m->nr_cpus; other++) {
 				if (m->cpu[other].pd >= 0)
 					continue;
-				pd->cpus |= 1U << other;
+				em_cpu_set(&pd->cpus, other);
 				m->cpu[other].pd = m->nr_pds;
 			}
-			if (pd->cpus != 1U << cpu)
+			if (em_cpus_weight(&pd->cpus) > 1)
 				em_note(m, m->cpu[cpu].node, "operating-points",
 					"legacy v1 table: without OPP sharing information cpufreq-dt puts every CPU in the policy of cpu%d and uses cpu%d's table for all",
 					cpu, cpu);
@@ -509,7 +517,7 @@ static int em_make_pds(struct em_model *m)
 				}
 				if (m->cpu[other].opp_table != table)
 					continue;
-				pd->cpus |= 1U << other;
+				em_cpu_set(&pd->cpus, other);
 				m->cpu[other].pd = m->nr_pds;
 			}
 		}
@@ -786,7 +794,7 @@ static uint32_t em_boot_khz(struct em_model *m, const struct em_options *opt,
 	if (opt->boot_none)
 		return 1;
 	for (i = 0; i < opt->nr_boot_rates; i++)
-		if (pd->cpus & (1U << opt->boot_rates[i].cpu))
+		if (em_cpu_test(&pd->cpus, opt->boot_rates[i].cpu))
 			return opt->boot_rates[i].khz;
 	return pd->opps[pd->nr_opps - 1].rate / HZ_PER_KHZ;
 }
@@ -794,11 +802,11 @@ static uint32_t em_boot_khz(struct em_model *m, const struct em_options *opt,
 static void em_capacity_fallback_note(struct em_model *m, int first_missing,
 				      const uint32_t *cap)
 {
-	char caps[EM_MSG_LEN] = "", list[128];
+	char caps[EM_MSG_LEN] = "", list[EM_CPULIST_LEN];
 	int k, n = 0;
 
 	for (k = 0; k < m->nr_pds && n < (int)sizeof(caps); k++) {
-		em_cpulist(list, sizeof(list), m->pd[k].cpus);
+		em_cpulist(list, sizeof(list), &m->pd[k].cpus);
 		n += snprintf(caps + n, sizeof(caps) - n, "%scpus %s: %u",
 			      k ? ", " : "", list, cap[m->pd[k].first_cpu]);
 	}
@@ -1207,21 +1215,21 @@ static int em_register_pd(struct em_model *m, struct em_pd *pd, bool last)
 	int first = pd->first_cpu, node = m->cpu[first].node, cpu;
 	uint32_t coeff = 0, cap = 0, c;
 	bool present;
-	char list[128];
+	char list[EM_CPULIST_LEN];
 
-	em_cpulist(list, sizeof(list), pd->cpus);
+	em_cpulist(list, sizeof(list), &pd->cpus);
 	/* em_create_pd(): EM_MAX_NUM_CPUS */
-	if ((unsigned int)__builtin_popcount(pd->cpus) > em_max_num_cpus(m))
+	if ((unsigned int)em_cpus_weight(&pd->cpus) > em_max_num_cpus(m))
 		return em_fail(m, m->cpu[first].opp_table, NULL,
 			       "shared by %d CPUs: \"cpu %s: EM: too many CPUs, overflow possible\" (at most %u on %s), no EM for pd %s; fix: split the OPP table",
-			       __builtin_popcount(pd->cpus), pd->name,
+			       em_cpus_weight(&pd->cpus), pd->name,
 			       em_max_num_cpus(m),
 			       m->arch == EM_ARCH_ARM64 ? "64-bit" : "32-bit",
 			       pd->name);
 
 	/* the last policy completes the capacities before its EM */
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		if (!(pd->cpus & (1U << cpu)))
+		if (!em_cpu_test(&pd->cpus, cpu))
 			continue;
 		c = last ? m->cpu[cpu].capacity :
 			   m->cpu[cpu].early_capacity;
@@ -1320,17 +1328,17 @@ static int em_register(struct em_model *m)
 }
 
 /* "%*pbl": 0-3,5 */
-int em_cpulist(char *buf, size_t len, uint32_t cpus)
+int em_cpulist(char *buf, size_t len, const struct em_cpumask *cpus)
 {
 	int cpu = 0, end, n = 0;
 
 	buf[0] = '\0';
 	while (cpu < EM_NR_CPUS) {
-		if (!(cpus & (1U << cpu))) {
+		if (!em_cpu_test(cpus, cpu)) {
 			cpu++;
 			continue;
 		}
-		for (end = cpu; end + 1 < EM_NR_CPUS && (cpus & (1U << (end + 1))); end++)
+		for (end = cpu; end + 1 < EM_NR_CPUS && em_cpu_test(cpus, end + 1); end++)
 			;
 		if (end > cpu)
 			n += snprintf(buf + n, len - n, "%s%d-%d", n ? "," : "",
@@ -1345,12 +1353,12 @@ int em_cpulist(char *buf, size_t len, uint32_t cpus)
 }
 
 /* Parse a "%*pbl" list, like 0-3,5; -1 if malformed or past EM_NR_CPUS */
-int em_parse_cpulist(const char *s, uint32_t *cpus)
+int em_parse_cpulist(const char *s, struct em_cpumask *cpus)
 {
 	unsigned long a, b;
 	char *end;
 
-	*cpus = 0;
+	memset(cpus, 0, sizeof(*cpus));
 	if (!*s)
 		return -1;
 	for (;;) {
@@ -1367,7 +1375,7 @@ int em_parse_cpulist(const char *s, uint32_t *cpus)
 		if (a > b || b >= EM_NR_CPUS)
 			return -1;
 		for (; a <= b; a++)
-			*cpus |= 1U << a;
+			em_cpu_set(cpus, a);
 		if (!*end)
 			return 0;
 		if (*end != ',')

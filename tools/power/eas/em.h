@@ -14,10 +14,94 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
-/* arm32 allows up to 32 CPUs (NR_CPUS); exynos_defconfig sets 8 */
-#define EM_NR_CPUS		32
+/*
+ * NR_CPUS: arm32 allows 2 to 32 (exynos_defconfig sets 8); arm64 allows 2
+ * to 4096 and defaults to 512 (arch/arm64/Kconfig of 6.12), which
+ * defconfig keeps. eas-em models up to the arm64 default.
+ */
+#define EM_NR_CPUS_ARM		32
+#define EM_NR_CPUS_ARM64	512
+#define EM_NR_CPUS		EM_NR_CPUS_ARM64
 #define EM_DEFCONFIG_NR_CPUS	8
+
+/* "%*pbl" of any set of EM_NR_CPUS CPUs: at most 0,2,4,...,510 */
+#define EM_CPULIST_LEN		2048
+
+/**
+ * struct em_cpumask - a set of CPUs, bit N for CPU N
+ * @bits:	the bits, 64 CPUs a word
+ */
+struct em_cpumask {
+	uint64_t bits[EM_NR_CPUS / 64];
+};
+
+static inline void em_cpu_set(struct em_cpumask *m, int cpu)
+{
+	m->bits[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+static inline bool em_cpu_test(const struct em_cpumask *m, int cpu)
+{
+	return m->bits[cpu / 64] >> (cpu % 64) & 1;
+}
+
+static inline int em_cpus_weight(const struct em_cpumask *m)
+{
+	int i, n = 0;
+
+	for (i = 0; i < EM_NR_CPUS / 64; i++)
+		n += __builtin_popcountll(m->bits[i]);
+	return n;
+}
+
+/* The first CPU of @m, or -1 if it is empty */
+static inline int em_cpus_first(const struct em_cpumask *m)
+{
+	int i;
+
+	for (i = 0; i < EM_NR_CPUS / 64; i++)
+		if (m->bits[i])
+			return i * 64 + __builtin_ctzll(m->bits[i]);
+	return -1;
+}
+
+/* The last CPU of @m, or -1 if it is empty */
+static inline int em_cpus_last(const struct em_cpumask *m)
+{
+	int i;
+
+	for (i = EM_NR_CPUS / 64 - 1; i >= 0; i--)
+		if (m->bits[i])
+			return i * 64 + 63 - __builtin_clzll(m->bits[i]);
+	return -1;
+}
+
+static inline bool em_cpus_equal(const struct em_cpumask *a,
+				 const struct em_cpumask *b)
+{
+	return !memcmp(a->bits, b->bits, sizeof(a->bits));
+}
+
+static inline bool em_cpus_intersect(const struct em_cpumask *a,
+				     const struct em_cpumask *b)
+{
+	int i;
+
+	for (i = 0; i < EM_NR_CPUS / 64; i++)
+		if (a->bits[i] & b->bits[i])
+			return true;
+	return false;
+}
+
+static inline void em_cpus_or(struct em_cpumask *a, const struct em_cpumask *b)
+{
+	int i;
+
+	for (i = 0; i < EM_NR_CPUS / 64; i++)
+		a->bits[i] |= b->bits[i];
+}
 
 /* include/linux/energy_model.h: 16 on 32-bit, 4096 on 64-bit */
 #define EM_MAX_NUM_CPUS_32	16
@@ -172,7 +256,7 @@ const char *em_cost_name(enum em_cost cost);
 struct em_pd {
 	char name[16];
 	int first_cpu;
-	uint32_t cpus;
+	struct em_cpumask cpus;
 	uint32_t max_freq;
 	int nr_opps;
 	struct em_opp *opps;
@@ -268,8 +352,8 @@ int em_model_load(struct em_model *m, const char *file,
 int em_model_load_mem(struct em_model *m, const char *name, const void *buf,
 		      size_t size, const struct em_options *opt);
 void em_model_free(struct em_model *m);
-int em_cpulist(char *buf, size_t len, uint32_t cpus);
-int em_parse_cpulist(const char *s, uint32_t *cpus);
+int em_cpulist(char *buf, size_t len, const struct em_cpumask *cpus);
+int em_parse_cpulist(const char *s, struct em_cpumask *cpus);
 unsigned int em_max_num_cpus(const struct em_model *m);
 
 /* debugfs.c */

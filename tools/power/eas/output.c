@@ -96,7 +96,7 @@ static void em_summarize(const struct em_model *m, struct em_summary *s)
 
 		if (!pd->nr_states)
 			continue;
-		cpus += __builtin_popcount(pd->cpus);
+		cpus += em_cpus_weight(&pd->cpus);
 		states += pd->nr_states;
 		if (s->little < 0 || pd->capacity < m->pd[s->little].capacity)
 			s->little = k;
@@ -137,7 +137,7 @@ static void print_summary(FILE *out, const struct em_model *m)
 
 static void print_table(FILE *out, const struct em_model *m)
 {
-	char cpus[128], perf[16], ineff[16], unit[24];
+	char cpus[EM_CPULIST_LEN], perf[16], ineff[16], unit[24];
 	int k, i, n = 0;
 
 	if (m->layout[0])
@@ -150,7 +150,7 @@ static void print_table(FILE *out, const struct em_model *m)
 
 		if (!pd->nr_states)
 			continue;
-		em_cpulist(cpus, sizeof(cpus), pd->cpus);
+		em_cpulist(cpus, sizeof(cpus), &pd->cpus);
 		if (n++)
 			fputc('\n', out);
 		fprintf(out, "perf domain %s: cpus %s, capacity ", pd->name,
@@ -226,7 +226,7 @@ static int print_debugfs(FILE *out, const struct em_model *m)
 
 		if (!pd->nr_states)
 			continue;
-		em_cpulist(cpus, sizeof(cpus), pd->cpus);
+		em_cpulist(cpus, sizeof(cpus), &pd->cpus);
 		if (asprintf(&lines[nr++], "energy_model/%s/cpus %s",
 			     pd->name, cpus) < 0)
 			goto oom;
@@ -293,7 +293,7 @@ static void print_json(FILE *out, const struct em_model *m)
 		fprintf(out, "%s\n    {\n      \"name\": \"%s\",\n      \"cpus\": [",
 			n++ ? "," : "", pd->name);
 		for (cpu = 0; cpu < EM_NR_CPUS; cpu++) {
-			if (!(pd->cpus & (1U << cpu)))
+			if (!em_cpu_test(&pd->cpus, cpu))
 				continue;
 			fprintf(out, "%s%d", sep, cpu);
 			sep = ", ";
@@ -370,7 +370,7 @@ static int write_tree(const struct em_model *m, const char *dir)
 
 		if (!pd->nr_states)
 			continue;
-		em_cpulist(cpus, sizeof(cpus), pd->cpus);
+		em_cpulist(cpus, sizeof(cpus), &pd->cpus);
 		snprintf(path, sizeof(path), "%s/%s", dir, pd->name);
 		if (mkdir(path, 0755))
 			goto err_path;

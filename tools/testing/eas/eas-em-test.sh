@@ -143,13 +143,15 @@ run()
 }
 
 # expect_bad DESC FILE FRAGMENT...: exit 2, nothing on stdout, one line on
-# stderr naming FILE and holding every FRAGMENT
+# stderr naming FILE and holding every FRAGMENT; compute gets the options
+# in the array bad_args too
+bad_args=()
 expect_bad()
 {
 	local desc=$1 file=$2 frag why=""
 
 	shift 2
-	run compute --format=debugfs "$file"
+	run compute --format=debugfs "${bad_args[@]}" "$file"
 	[ "$rc" -eq 2 ] || why="exit status $rc, want 2"
 	[ -z "$why" ] && [ -s "$tmp/out" ] && why="output on stdout"
 	[ -z "$why" ] && [ "$(wc -l < "$tmp/err")" -ne 1 ] && why="stderr is not one line"
@@ -1083,6 +1085,67 @@ if dtc -q -I dts -O dtb -o "$tmp/many.dtb" "$tmp/many.dts"; then
 	check "check --arch=arm64: no too-many-CPUs error" [ "$(grep -c "too many CPUs" <<< "$out")" -eq 0 ]
 else
 	not_ok "dtc builds the 17-CPU test DT"
+fi
+
+# arm64 DTs of N CPUs (N/2 cortex-a53, N/2 cortex-a72, a cluster each in
+# cpu-map): arm64's limits, not arm32's (NR_CPUS 512 by default in 6.12,
+# EM_MAX_NUM_CPUS 4096). A53 capacity 485 * 1416000 / 1800000 = 381.
+mk_arm64_dts()
+{
+	local n=$1 h=$(($1 / 2)) i
+
+	printf '/dts-v1/;\n/ {\n#address-cells = <1>;\n#size-cells = <1>;\n'
+	printf 'clk: clock { compatible = "fixed-clock"; #clock-cells = <0>; clock-frequency = <1000000000>; };\n'
+	printf 'cpus {\n#address-cells = <1>;\n#size-cells = <0>;\n'
+	for i in $(seq 0 $((n - 1))); do
+		if [ "$i" -lt "$h" ]; then
+			printf 'c%d: cpu@%x { device_type = "cpu"; compatible = "arm,cortex-a53"; reg = <%d>; clocks = <&clk>; operating-points-v2 = <&l>; capacity-dmips-mhz = <485>; dynamic-power-coefficient = <100>; };\n' \
+				"$i" "$i" "$i"
+		else
+			printf 'c%d: cpu@%x { device_type = "cpu"; compatible = "arm,cortex-a72"; reg = <%d>; clocks = <&clk>; operating-points-v2 = <&b>; capacity-dmips-mhz = <1024>; dynamic-power-coefficient = <436>; };\n' \
+				"$i" "$((i + 256))" "$((i + 256))"
+		fi
+	done
+	printf 'cpu-map {\ncluster0 {\n'
+	for i in $(seq 0 $((h - 1))); do printf 'core%d { cpu = <&c%d>; };\n' "$i" "$i"; done
+	printf '};\ncluster1 {\n'
+	for i in $(seq "$h" $((n - 1))); do printf 'core%d { cpu = <&c%d>; };\n' $((i - h)) "$i"; done
+	printf '};\n};\n};\n'
+	printf 'l: opp-table-0 { compatible = "operating-points-v2"; opp-shared; opp-408000000 { opp-hz = /bits/ 64 <408000000>; opp-microvolt = <825000>; }; opp-1416000000 { opp-hz = /bits/ 64 <1416000000>; opp-microvolt = <1125000>; }; };\n'
+	printf 'b: opp-table-1 { compatible = "operating-points-v2"; opp-shared; opp-408000000 { opp-hz = /bits/ 64 <408000000>; opp-microvolt = <825000>; }; opp-1800000000 { opp-hz = /bits/ 64 <1800000000>; opp-microvolt = <1200000>; }; };\n'
+	printf '};\n'
+}
+for n in 40 64; do
+	if ! mk_arm64_dts $n | dtc -q -I dts -O dtb -o "$tmp/a64-$n.dtb" -; then
+		not_ok "dtc builds the $n-CPU arm64 test DT"
+		continue
+	fi
+	run compute --arch=arm64 --format=debugfs "$tmp/a64-$n.dtb"
+	check "compute --arch=arm64, $n CPUs: exit 0, no message" [ "$rc" -eq 0 -a -z "$err" ]
+	has_line "compute --arch=arm64, $n CPUs: the A53 pd is cpus 0-$((n / 2 - 1))" \
+		"energy_model/cpu0/cpus 0-$((n / 2 - 1))"
+	has_line "compute --arch=arm64, $n CPUs: the A72 pd is cpus $((n / 2))-$((n - 1))" \
+		"energy_model/cpu$((n / 2))/cpus $((n / 2))-$((n - 1))"
+	has_line "compute --arch=arm64, $n CPUs: A53 capacity 381" \
+		"energy_model/cpu0/ps:1416000/performance 381"
+	cp "$tmp/out" "$tmp/a64-$n.dump"
+	run diff "$tmp/a64-$n.dtb" "$tmp/a64-$n.dump"
+	check "diff of the $n-CPU DTB (arm64 guessed) and its dump: same" [ "$rc" -eq 0 ]
+	run compute --json "$tmp/a64-$n.dtb"
+	check "compute --json, $n CPUs: the A72 pd lists its $((n / 2)) CPUs" \
+		python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["arch"]=="arm64" and d["perf_domains"][1]["cpus"]==list(range(int(sys.argv[2])//2, int(sys.argv[2])))' "$tmp/out" $n
+	check_has "check, $n CPUs (arm64 guessed): EAS can start" "$tmp/a64-$n.dtb" 0 \
+		"EAS: can start: 2 perf domains, one EM each, capacities 381, 1024"
+done
+bad_args=(--arch=arm)
+expect_bad "40 CPUs for arm32: more than its NR_CPUS, with --arch=arm64 as the fix" "$tmp/a64-40.dtb" \
+	"more than 32 cpu nodes: more than arm32's NR_CPUS (2 to 32) allows" "--arch=arm64"
+bad_args=()
+if mk_arm64_dts 514 | dtc -q -I dts -O dtb -o "$tmp/a64-514.dtb" -; then
+	expect_bad "514 CPUs for arm64: more than its default NR_CPUS" "$tmp/a64-514.dtb" \
+		"more than 512 cpu nodes: more than arm64's default NR_CPUS (512"
+else
+	not_ok "dtc builds the 514-CPU arm64 test DT"
 fi
 
 # found by fuzzing: a structure block at an odd offset made libfdt read
