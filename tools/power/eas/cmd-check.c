@@ -46,6 +46,9 @@ static int cmd_check(int argc, char **argv)
 	struct em_check_options copt = { };
 	struct cmd_args a = { };
 	struct em_model *m;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *out;
 	int ret;
 
 	ret = parse_args("check", check_usage, "lab", argc, argv, &a);
@@ -63,9 +66,21 @@ static int cmd_check(int argc, char **argv)
 		return EXIT_BAD;
 	}
 	copt.legacy = a.legacy;
-	ret = em_check(stdout, m, &copt) ? EXIT_CHECK : EXIT_OK;
-	if (fflush(stdout))
+	/* all or nothing on stdout */
+	out = open_memstream(&buf, &size);
+	if (!out) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		free_model(m);
+		return EXIT_BAD;
+	}
+	ret = em_check(out, m, &copt) ? EXIT_CHECK : EXIT_OK;
+	if (fclose(out)) {
+		fprintf(stderr, "%s: out of memory\n", progname);
 		ret = EXIT_BAD;
+	} else if (write_stdout(buf, size)) {
+		ret = EXIT_BAD;
+	}
+	free(buf);
 	free_model(m);
 	return ret;
 }

@@ -52,8 +52,8 @@ static const struct em_state *find_state(const struct em_pd *pd, uint32_t khz)
 }
 
 /* One side's perf domains missing from the other */
-static int diff_missing(const struct em_model *x, const struct em_model *y,
-			const char *side)
+static int diff_missing(FILE *out, const struct em_model *x,
+			const struct em_model *y, const char *side)
 {
 	char cpus[EM_CPULIST_LEN];
 	int k, n = 0;
@@ -64,19 +64,20 @@ static int diff_missing(const struct em_model *x, const struct em_model *y,
 		if (!pd->nr_states || find_pd(y, &pd->cpus))
 			continue;
 		em_cpulist(cpus, sizeof(cpus), &pd->cpus);
-		printf("pd %s (cpus %s): only in %s\n", pd->name, cpus, side);
+		fprintf(out, "pd %s (cpus %s): only in %s\n", pd->name, cpus, side);
 		n++;
 	}
 	return n;
 }
 
-static int diff_models(const struct em_model *a, const struct em_model *b)
+static int diff_models(FILE *out, const struct em_model *a,
+		       const struct em_model *b)
 {
 	int k, i, f, n = 0, states = 0, pds = 0;
 	char cpus[EM_CPULIST_LEN];
 
-	n += diff_missing(a, b, "A");
-	n += diff_missing(b, a, "B");
+	n += diff_missing(out, a, b, "A");
+	n += diff_missing(out, b, a, "B");
 	for (k = 0; k < a->nr_pds; k++) {
 		const struct em_pd *pa = &a->pd[k], *pb;
 		bool same_power, same_cost;
@@ -89,8 +90,8 @@ static int diff_models(const struct em_model *a, const struct em_model *b)
 		have = pa->have & pb->have;
 		em_cpulist(cpus, sizeof(cpus), &pa->cpus);
 		if ((have & EM_HAVE_FLAGS) && pa->flags != pb->flags) {
-			printf("pd %s (cpus %s): flags: %#x != %#x\n", pa->name,
-			       cpus, pa->flags, pb->flags);
+			fprintf(out, "pd %s (cpus %s): flags: %#x != %#x\n", pa->name,
+				cpus, pa->flags, pb->flags);
 			n++;
 		}
 		/*
@@ -104,26 +105,27 @@ static int diff_models(const struct em_model *a, const struct em_model *b)
 			      pb->unit != EM_UNIT_ABSTRACT);
 		same_cost = pa->unit == pb->unit && pa->cost == pb->cost;
 		if (!same_power)
-			printf("pd %s: power: not compared: A in %s, B in %s\n",
-			       pa->name, em_unit_name(pa->unit),
-			       em_unit_name(pb->unit));
+			fprintf(out, "pd %s: power: not compared: A in %s, B in %s\n",
+				pa->name, em_unit_name(pa->unit),
+				em_unit_name(pb->unit));
 		else if (pa->unit != pb->unit)
-			printf("pd %s: power: A in %s, B in %s: compared in mW (uW / 1000)\n",
-			       pa->name, em_unit_name(pa->unit),
-			       em_unit_name(pb->unit));
+			fprintf(out, "pd %s: power: A in %s, B in %s: compared in mW (uW / 1000)\n",
+				pa->name, em_unit_name(pa->unit),
+				em_unit_name(pb->unit));
 		if (!same_cost)
-			printf("pd %s: cost: not compared: A %s, power in %s; B %s, power in %s\n",
-			       pa->name, em_cost_name(pa->cost),
-			       em_unit_name(pa->unit), em_cost_name(pb->cost),
-			       em_unit_name(pb->unit));
+			fprintf(out,
+				"pd %s: cost: not compared: A %s, power in %s; B %s, power in %s\n",
+				pa->name, em_cost_name(pa->cost),
+				em_unit_name(pa->unit), em_cost_name(pb->cost),
+				em_unit_name(pb->unit));
 		for (i = 0; i < pa->nr_states; i++) {
 			const struct em_state *sa = &pa->states[i], *sb;
 			uint32_t va, vb;
 
 			sb = find_state(pb, sa->frequency);
 			if (!sb) {
-				printf("pd %s: ps:%u: only in A\n", pa->name,
-				       sa->frequency);
+				fprintf(out, "pd %s: ps:%u: only in A\n", pa->name,
+					sa->frequency);
 				n++;
 				continue;
 			}
@@ -142,23 +144,23 @@ static int diff_models(const struct em_model *a, const struct em_model *b)
 				}
 				if (va == vb)
 					continue;
-				printf("pd %s: ps:%u: %s: %u != %u%s\n", pa->name,
-				       sa->frequency, state_files[f], va, vb,
-				       f == 1 && pa->unit != pb->unit ? " (mW)" : "");
+				fprintf(out, "pd %s: ps:%u: %s: %u != %u%s\n", pa->name,
+					sa->frequency, state_files[f], va, vb,
+					f == 1 && pa->unit != pb->unit ? " (mW)" : "");
 				n++;
 			}
 		}
 		for (i = 0; i < pb->nr_states; i++)
 			if (!find_state(pa, pb->states[i].frequency)) {
-				printf("pd %s: ps:%u: only in B\n", pb->name,
-				       pb->states[i].frequency);
+				fprintf(out, "pd %s: ps:%u: only in B\n", pb->name,
+					pb->states[i].frequency);
 				n++;
 			}
 	}
 	if (!n)
-		printf("same: %d perf domains, %d perf states\n", pds, states);
+		fprintf(out, "same: %d perf domains, %d perf states\n", pds, states);
 	else
-		printf("%d difference%s\n", n, n == 1 ? "" : "s");
+		fprintf(out, "%d difference%s\n", n, n == 1 ? "" : "s");
 	return n;
 }
 
@@ -166,6 +168,9 @@ static int cmd_diff(int argc, char **argv)
 {
 	struct em_model *a = NULL, *b = NULL;
 	struct cmd_args args = { };
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *out;
 	int ret;
 
 	ret = parse_args("diff", diff_usage, "ab", argc, argv, &args);
@@ -178,8 +183,20 @@ static int cmd_diff(int argc, char **argv)
 	b = a ? new_model() : NULL;
 	if (b && !load_source(a, argv[optind], &args.opt, false) &&
 	    !load_source(b, argv[optind + 1], &args.opt, false)) {
-		printf("--- A %s\n+++ B %s\n", argv[optind], argv[optind + 1]);
-		ret = diff_models(a, b) ? EXIT_CHECK : EXIT_OK;
+		/* all or nothing on stdout */
+		out = open_memstream(&buf, &size);
+		if (out) {
+			fprintf(out, "--- A %s\n+++ B %s\n", argv[optind],
+				argv[optind + 1]);
+			ret = diff_models(out, a, b) ? EXIT_CHECK : EXIT_OK;
+		}
+		if (!out || fclose(out)) {
+			fprintf(stderr, "%s: out of memory\n", progname);
+			ret = EXIT_BAD;
+		} else if (write_stdout(buf, size)) {
+			ret = EXIT_BAD;
+		}
+		free(buf);
 	}
 	free_model(a);
 	free_model(b);

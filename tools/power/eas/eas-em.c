@@ -299,6 +299,21 @@ static int cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/*
+ * What a command left in stdout's buffer (a usage text, say) written out:
+ * a failed write is exit 2 with a message, unless the command has failed
+ * already (it said why).
+ */
+static int check_stdout(int ret)
+{
+	if (ret != EXIT_BAD && (fflush(stdout) || ferror(stdout))) {
+		fprintf(stderr, "%s: writing to stdout: %s\n", progname,
+			strerror(errno ? errno : EIO));
+		return EXIT_BAD;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const struct eas_em_command *cmd;
@@ -309,12 +324,12 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		print_usage(stdout);
-		return EXIT_OK;
+		return check_stdout(EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("%s %s (Linux 6.12 arm32 Energy Model)\n", progname,
 		       EAS_EM_VERSION);
-		return EXIT_OK;
+		return check_stdout(EXIT_OK);
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd) {
@@ -322,5 +337,5 @@ int main(int argc, char **argv)
 			progname, argv[1], progname);
 		return EXIT_BAD;
 	}
-	return cmd->fn(argc - 1, argv + 1);
+	return check_stdout(cmd->fn(argc - 1, argv + 1));
 }

@@ -69,5 +69,6 @@ uint32_t state_value(const struct em_state *ps, int f);
 void print_notes(const struct em_model *m);
 int output_model(const struct em_model *m, enum em_format format,
 		 const char *tree);
+int write_stdout(const char *buf, size_t size);
 
 #endif /* EAS_EM_H */

@@ -403,6 +403,24 @@ err:
 	return -1;
 }
 
+/**
+ * write_stdout() - all of a text on stdout, or a message
+ * @buf:	the text
+ * @size:	its length
+ *
+ * Return: 0, or -1 after a message naming stdout (a full disk, a closed
+ * pipe): the caller exits 2.
+ */
+int write_stdout(const char *buf, size_t size)
+{
+	if (fwrite(buf, 1, size, stdout) == size && !fflush(stdout) &&
+	    !ferror(stdout))
+		return 0;
+	fprintf(stderr, "%s: writing to stdout: %s\n", progname,
+		strerror(errno ? errno : EIO));
+	return -1;
+}
+
 /* all or nothing on stdout */
 int output_model(const struct em_model *m, enum em_format format,
 		 const char *tree)
@@ -432,14 +450,10 @@ int output_model(const struct em_model *m, enum em_format format,
 		if (fclose(out))
 			ret = EXIT_BAD;
 	}
-	if (ret == EXIT_OK &&
-	    (fwrite(buf, 1, size, stdout) != size || fflush(stdout))) {
-		fprintf(stderr, "%s: writing the output: %s\n", progname,
-			strerror(errno));
+	if (ret == EXIT_OK && write_stdout(buf, size))
 		ret = EXIT_BAD;
-	} else if (ret != EXIT_OK) {
+	else if (ret != EXIT_OK)
 		fprintf(stderr, "%s: out of memory\n", progname);
-	}
 	free(buf);
 	return ret;
 }

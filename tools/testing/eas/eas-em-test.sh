@@ -1260,6 +1260,31 @@ check "check --tree: option does not apply, exit 2" [ "$rc" -eq 2 ]
 run compute --arch=mips "$XU4"
 check "compute --arch=mips: exit 2" [ "$rc" -eq 2 ]
 
+# --- stdout on a full device: every write checked -----------------------------
+# full DESC ARGS...: eas-em ARGS > /dev/full exits 2 with a message on
+# stderr naming stdout
+full()
+{
+	local desc=$1
+
+	shift
+	timeout 20 "$EAS_EM" "$@" > /dev/full 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -q "writing to stdout: No space left on device" "$tmp/err"; then
+		ok "$desc"
+	else
+		not_ok "$desc" "exit status $rc, want 2" "stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+full "stdout full: compute: exit 2, says so" compute "$XU4"
+full "stdout full: show: exit 2, says so" show "$DUMP"
+full "stdout full: check: exit 2, says so" check "$XU4"
+full "stdout full: diff, same: exit 2, says so" diff "$XU4" "$DUMP"
+full "stdout full: diff, different: exit 2, says so" diff "$XU4" "$XU3L"
+full "stdout full: --help: exit 2, says so" --help
+full "stdout full: compute --help: exit 2, says so" compute --help
+full "stdout full: --version: exit 2, says so" --version
+
 # --- cross build for the guest --------------------------------------------------
 if command -v arm-linux-gnueabihf-gcc > /dev/null; then
 	if make -s -C "$srctree/tools/power/eas" CROSS_COMPILE=arm-linux-gnueabihf- \
