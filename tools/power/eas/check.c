@@ -69,15 +69,28 @@ static const char *cpu_path(const struct em_model *m, int cpu, char *buf,
 	return node_path(m, m->cpu[cpu].node, buf, len);
 }
 
-/* The OPP behind a perf state */
-static const struct em_opp *state_opp(const struct em_pd *pd, uint32_t khz)
+/*
+ * The OPP behind each perf state of @pd, NULL where there is none: both
+ * lists ascend, so one merge, O(n) in the number of OPPs. Return the map
+ * (free() it), or NULL if out of memory.
+ */
+static const struct em_opp **state_opps(const struct em_pd *pd)
 {
-	int i;
+	const struct em_opp **map;
+	int i, j = 0;
 
-	for (i = 0; i < pd->nr_opps; i++)
-		if (pd->opps[i].rate / 1000 == khz)
-			return &pd->opps[i];
-	return NULL;
+	map = calloc(pd->nr_states ? pd->nr_states : 1, sizeof(*map));
+	if (!map)
+		return NULL;
+	for (i = 0; i < pd->nr_states; i++) {
+		while (j < pd->nr_opps &&
+		       pd->opps[j].rate / 1000 < pd->states[i].frequency)
+			j++;
+		if (j < pd->nr_opps &&
+		    pd->opps[j].rate / 1000 == pd->states[i].frequency)
+			map[i] = &pd->opps[j];
+	}
+	return map;
 }
 
 static void check_capacity(struct check *c)
@@ -320,11 +333,19 @@ static void check_frequencies(struct check *c)
 	}
 }
 
+/*
+ * Every finding here is O(n) in the number n of perf states (OPPs) of a
+ * perf domain, after the O(n) merge of state_opps(); loading the DTB is
+ * O(n log n) (em.c). Comparing each state with every faster one made
+ * check cubic: 49 s for 5000 OPPs per table.
+ */
 static void check_states(struct check *c)
 {
 	const struct em_model *m = c->m;
-	char path[256], list[1024];
-	int k, i, j, n;
+	char path[512], table[256], list[1024];
+	const struct em_opp **opp;
+	bool v2;
+	int k, i, j, n, *lower, *stack, top;
 
 	for (k = 0; k < m->nr_pds; k++) {
 		const struct em_pd *pd = &m->pd[k];
@@ -332,6 +353,20 @@ static void check_states(struct check *c)
 
 		if (!pd->nr_states)
 			continue;
+		v2 = !m->cpu[pd->first_cpu].v1;
+		if (v2)
+			node_path(m, m->cpu[pd->first_cpu].opp_table, table,
+				  sizeof(table));
+		opp = state_opps(pd);
+		lower = calloc(pd->nr_states, sizeof(*lower));
+		stack = calloc(pd->nr_states, sizeof(*stack));
+		if (!opp || !lower || !stack) {
+			report(c, SEV_ERROR, "%s: out of memory", m->file);
+			free(opp);
+			free(lower);
+			free(stack);
+			return;
+		}
 
 		/* inefficient states */
 		n = 0;
@@ -362,34 +397,48 @@ static void check_states(struct check *c)
 			       "fix: give each OPP its measured opp-microwatt" :
 			       "fix: give each OPP its real opp-microvolt (one voltage for all makes the energy per cycle equal), or opp-microwatt");
 
-		/* an OPP at a higher voltage than a faster one */
+		/*
+		 * An OPP at a higher voltage than a faster one: for each, the
+		 * nearest faster OPP of a lower voltage, found from the top
+		 * down with a stack of candidates of rising voltage (each
+		 * state pushed and popped once: O(n)).
+		 */
+		for (i = pd->nr_states - 1, top = 0; i >= 0 && !pd->dt_power; i--) {
+			lower[i] = -1;
+			if (!opp[i])
+				continue;
+			while (top && opp[stack[top - 1]]->u_volt >= opp[i]->u_volt)
+				top--;
+			if (top)
+				lower[i] = stack[top - 1];
+			stack[top++] = i;
+		}
 		for (i = 0; i < pd->nr_states && !pd->dt_power; i++) {
-			const struct em_opp *o = state_opp(pd, pd->states[i].frequency);
+			const struct em_opp *o = opp[i], *f;
 
-			for (j = i + 1; o && j < pd->nr_states; j++) {
-				const struct em_opp *f;
-
-				f = state_opp(pd, pd->states[j].frequency);
-				if (!f || f->u_volt >= o->u_volt)
-					continue;
-				report(c, SEV_WARNING,
-				       "%s: %s: opp-microvolt: %u uV at %u kHz is above the %u uV of the faster %u kHz: this OPP costs more energy and runs slower, the EM marks it inefficient and schedutil never uses it; fix: lower its voltage or drop the OPP",
-				       m->file,
-				       node_path(m, o->node, path, sizeof(path)),
-				       o->u_volt, pd->states[i].frequency,
-				       f->u_volt, pd->states[j].frequency);
-				break;
-			}
+			if (!o || lower[i] < 0)
+				continue;
+			f = opp[lower[i]];
+			/* fdt_get_path() walks the blob: O(n) a call */
+			if (v2)
+				snprintf(path, sizeof(path), "%s/%s", table,
+					 fdt_get_name(m->fdt, o->node, NULL));
+			else
+				node_path(m, o->node, path, sizeof(path));
+			report(c, SEV_WARNING,
+			       "%s: %s: opp-microvolt: %u uV at %u kHz is above the %u uV of the faster %u kHz: this OPP costs more energy and runs slower, the EM marks it inefficient and schedutil never uses it; fix: lower its voltage or drop the OPP",
+			       m->file, path,
+			       o->u_volt, pd->states[i].frequency,
+			       f->u_volt, pd->states[lower[i]].frequency);
 		}
 
 		/* OPPs sharing a voltage */
 		for (i = 0; i < pd->nr_states && !pd->dt_power; i = j) {
-			const struct em_opp *o = state_opp(pd, pd->states[i].frequency);
+			const struct em_opp *o = opp[i];
 
 			for (j = i + 1; o && j < pd->nr_states; j++) {
-				const struct em_opp *f;
+				const struct em_opp *f = opp[j];
 
-				f = state_opp(pd, pd->states[j].frequency);
 				if (!f || f->u_volt != o->u_volt)
 					break;
 			}
@@ -401,6 +450,9 @@ static void check_states(struct check *c)
 			       pd->states[i].frequency,
 			       pd->states[j - 1].frequency);
 		}
+		free(opp);
+		free(lower);
+		free(stack);
 	}
 }
 
@@ -519,10 +571,15 @@ static void check_legacy(struct check *c)
 	for (k = 0; k < m->nr_pds; k++) {
 		const struct em_pd *pd = &m->pd[k];
 		uint32_t prev_eff = UINT32_MAX, prev_khz = 0, prev_mw = 0;
+		const struct em_opp **opp = state_opps(pd);
 
+		if (!opp) {
+			report(c, SEV_ERROR, "%s: out of memory", m->file);
+			return;
+		}
 		for (i = 0; i < pd->nr_states; i++) {
 			uint32_t khz = pd->states[i].frequency, mw, eff;
-			const struct em_opp *o = state_opp(pd, khz);
+			const struct em_opp *o = opp[i];
 			uint64_t mv;
 
 			if (!o)
@@ -552,6 +609,7 @@ static void check_legacy(struct check *c)
 			prev_khz = khz;
 			prev_mw = mw;
 		}
+		free(opp);
 	}
 }
 

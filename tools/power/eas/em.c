@@ -691,15 +691,24 @@ static int em_parse_opps_v1(struct em_model *m, struct em_pd *pd)
 	return em_opps_done(m, pd);
 }
 
-/* _opp_add(): keep the list sorted, drop exact duplicates */
+/*
+ * _opp_add(): keep the list sorted, drop exact duplicates. The place is
+ * found by binary search; OPPs listed in rising order (as DTs list them)
+ * are appended, so a table of n is O(n log n).
+ */
 static int em_opp_insert(struct em_model *m, struct em_pd *pd,
 			 const struct em_opp *opp, const char *prop)
 {
-	int i;
+	int i = 0, hi = pd->nr_opps, mid;
 
-	for (i = 0; i < pd->nr_opps; i++)
-		if (pd->opps[i].rate >= opp->rate)
-			break;
+	/* the first OPP at or above opp->rate */
+	while (i < hi) {
+		mid = i + (hi - i) / 2;
+		if (pd->opps[mid].rate < opp->rate)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
 	if (i < pd->nr_opps && pd->opps[i].rate == opp->rate) {
 		if (pd->opps[i].u_volt != opp->u_volt)
 			return em_fail(m, opp->node, prop,
@@ -1112,12 +1121,13 @@ static int em_create_perf_table(struct em_model *m, struct em_pd *pd,
 	if (!pd->states)
 		return em_fail(m, -1, NULL, "out of memory");
 
-	for (i = 0; i < pd->nr_states; i++, freq++) {
+	/* j only rises as freq does: O(n) over the states */
+	for (i = 0, j = 0; i < pd->nr_states; i++, freq++) {
 		uint32_t hz = freq * HZ_PER_KHZ, power, mv;
 		const struct em_opp *opp;
 
 		/* dev_pm_opp_find_freq_ceil() */
-		for (j = 0; j < pd->nr_opps; j++)
+		for (; j < pd->nr_opps; j++)
 			if (pd->opps[j].rate >= hz)
 				break;
 		if (j == pd->nr_opps)
