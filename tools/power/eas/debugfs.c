@@ -61,6 +61,37 @@ static int __printf(2, 3) dfs_fail(struct em_model *m, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * At most @max bytes of @in (of @len) as text for a message: printable
+ * ASCII as is, a backslash doubled, any other byte as \xHH, and "..."
+ * when cut. @out must hold 4 * @max + 4 bytes.
+ */
+static const char *esc(char *out, const char *in, size_t len, size_t max)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, n = 0;
+
+	for (i = 0; i < len && i < max; i++) {
+		unsigned char c = in[i];
+
+		if (c == '\\') {
+			out[n++] = '\\';
+			out[n++] = '\\';
+		} else if (c >= 0x20 && c < 0x7f) {
+			out[n++] = c;
+		} else {
+			out[n++] = '\\';
+			out[n++] = 'x';
+			out[n++] = hex[c >> 4];
+			out[n++] = hex[c & 15];
+		}
+	}
+	if (i < len)
+		n += sprintf(out + n, "...");
+	out[n] = '\0';
+	return out;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char * const *)a, *(char * const *)b);
@@ -247,6 +278,15 @@ static int src_read(struct em_model *m, struct em_src *s, const char *rel,
 		if (r < 0)
 			return dfs_fail(m, "%s: cannot read: %s", rel,
 					strerror(errno));
+		if (memchr(buf, '\0', r)) {
+			char text[4 * 20 + 4];
+
+			while (r && strchr(" \t\r\n", buf[r - 1]) && buf[r - 1])
+				r--;
+			return dfs_fail(m,
+					"%s: '%s': a NUL byte, so not text; fix: a file of energy_model holds one number",
+					rel, esc(text, buf, r, 20));
+		}
 		buf[r] = '\0';
 	}
 	n = strlen(buf);
@@ -263,6 +303,7 @@ static int parse_number(struct em_model *m, const char *rel, const char *text,
 	unsigned long long v = 0;
 	const char *p = text;
 	int base = 10, digits = 0;
+	char shown[4 * 20 + 4];
 
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		base = 16;
@@ -281,13 +322,13 @@ static int parse_number(struct em_model *m, const char *rel, const char *text,
 			break;
 		v = v * base + d;
 		if (v > UINT32_MAX)
-			return dfs_fail(m, "%s: '%.20s' is out of range (more than 32 bits)",
-					rel, text);
+			return dfs_fail(m, "%s: '%s' is out of range (more than 32 bits)",
+					rel, esc(shown, text, strlen(text), 20));
 	}
 	if (*p || !digits)
 		return dfs_fail(m,
-				"%s: '%.20s' is not a number; fix: a file of energy_model holds one decimal (or 0x hex) number",
-				rel, text);
+				"%s: '%s' is not a number; fix: a file of energy_model holds one decimal (or 0x hex) number",
+				rel, esc(shown, text, strlen(text), 20));
 	*val = v;
 	return 0;
 }
@@ -353,7 +394,7 @@ static int read_state(struct em_model *m, struct em_src *s, const char *pd,
 static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 {
 	struct em_pd *pd = &m->pd[m->nr_pds];
-	char rel[256], buf[EM_CPULIST_LEN], **dirs = NULL;
+	char rel[256], buf[EM_CPULIST_LEN], shown[4 * 40 + 4], **dirs = NULL;
 	int nr_dirs = 0, i, ret = -1, nr_old = 0, units = 0;
 	unsigned int have = EM_HAVE_ALL;
 	bool present;
@@ -371,8 +412,9 @@ static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 	}
 	ret = -1;
 	if (em_parse_cpulist(buf, &pd->cpus))
-		return dfs_fail(m, "%s: '%.40s' is not a CPU list (like 0-3,5) of CPUs 0-%d",
-				rel, buf, EM_NR_CPUS - 1);
+		return dfs_fail(m, "%s: '%s' is not a CPU list (like 0-3,5) of CPUs 0-%d",
+				rel, esc(shown, buf, strlen(buf), 40),
+				EM_NR_CPUS - 1);
 	pd->first_cpu = em_cpus_first(&pd->cpus);
 
 	snprintf(rel, sizeof(rel), "%s/flags", name);
@@ -398,8 +440,8 @@ static int read_pd(struct em_model *m, struct em_src *s, const char *name)
 			pd->unit = EM_UNIT_ABSTRACT;
 		else if (ret && strcmp(buf, "milliWatts"))
 			return dfs_fail(m,
-					"%s: '%.20s', want milliWatts or bogoWatts (v5.11-v5.18)",
-					rel, buf);
+					"%s: '%s', want milliWatts or bogoWatts (v5.11-v5.18)",
+					rel, esc(shown, buf, strlen(buf), 20));
 		units = ret;
 	}
 	ret = -1;
@@ -609,6 +651,7 @@ int em_lines_load_mem(struct em_model *m, const char *name, const char *buf,
 		      size_t size)
 {
 	struct em_src s = { };
+	char shown[4 * 200 + 4];
 	size_t pos = 0;
 	int alloc = 0, ret, i;
 
@@ -631,10 +674,16 @@ int em_lines_load_mem(struct em_model *m, const char *name, const char *buf,
 		line += 13;
 		len -= 13;
 		sp = memchr(line, ' ', len);
-		if (!sp || sp == line || memchr(line, '\0', len)) {
+		if (memchr(line, '\0', len)) {
 			ret = dfs_fail(m,
-				       "'energy_model/%.*s': want \"energy_model/<path> <value>\"",
-				       (int)(len > 60 ? 60 : len), line);
+				       "'energy_model/%s': a NUL byte, so not text; fix: pass the dump as the shell printed it",
+				       esc(shown, line, len, 60));
+			goto out;
+		}
+		if (!sp || sp == line) {
+			ret = dfs_fail(m,
+				       "'energy_model/%s': want \"energy_model/<path> <value>\"",
+				       esc(shown, line, len, 60));
 			goto out;
 		}
 		if (s.nr_lines == EM_MAX_LINES) {
@@ -669,8 +718,9 @@ int em_lines_load_mem(struct em_model *m, const char *name, const char *buf,
 	qsort(s.lines, s.nr_lines, sizeof(*s.lines), cmp_line);
 	for (i = 1; i < s.nr_lines; i++)
 		if (!strcmp(s.lines[i].path, s.lines[i - 1].path)) {
-			ret = dfs_fail(m, "energy_model/%.200s: twice",
-				       s.lines[i].path);
+			ret = dfs_fail(m, "energy_model/%s: twice",
+				       esc(shown, s.lines[i].path,
+					   strlen(s.lines[i].path), 200));
 			goto out;
 		}
 	ret = load_src(m, &s);

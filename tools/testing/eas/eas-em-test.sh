@@ -892,6 +892,28 @@ cp -r "$tmp/tree" "$tmp/long"
 printf '%0100d\n' 5 > "$tmp/long/cpu4/ps:300000/cost"
 show_bad "show: a tree file longer than a value: refused, not cut" "$tmp/long" \
 	"cpu4/ps:300000/cost: longer than"
+# Bytes that are not text: never quoted raw, never read as a valid value
+# only_text: stderr holds printable ASCII only
+only_text()
+{
+	! LC_ALL=C grep -q '[^[:print:]]' "$tmp/err"
+}
+{
+	cat "$DUMP"
+	printf 'energy_model/cpu9/cpus 9\0-12\n'
+} > "$tmp/nul.txt"
+show_bad "show: a NUL byte inside a dump line: refused, shown escaped" "$tmp/nul.txt" \
+	"'energy_model/cpu9/cpus 9\\x00-12': a NUL byte"
+cp -r "$tmp/tree" "$tmp/bin"
+printf '\001\377\033[2Jab\n' > "$tmp/bin/cpu4/ps:300000/power"
+show_bad "show: a tree file of binary bytes: refused, shown escaped" "$tmp/bin" \
+	"cpu4/ps:300000/power: '\\x01\\xff\\x1b[2Jab' is not a number"
+check "show: binary bytes: stderr is printable text only" only_text
+printf '75330\0garbage\n' > "$tmp/bin/cpu4/ps:300000/power"
+show_bad "show: a value followed by a NUL byte: refused, not read as 75330" "$tmp/bin" \
+	"cpu4/ps:300000/power: '75330\\x00garbage': a NUL byte"
+check "show: a NUL byte: stderr is printable text only" only_text
+
 # the dump itself a FIFO nobody writes: no hang
 mkfifo "$tmp/dump.fifo"
 show_bad "show: a dump FIFO with no writer: exit 2, no hang" "$tmp/dump.fifo" "$tmp/dump.fifo"
