@@ -62,7 +62,8 @@ static const char *pd_flags_names(uint32_t flags)
 /**
  * struct em_summary - what the tables do not show at a glance
  * @complexity:	nr_pd * (nr_cpus + nr_perf_states), the v5.0-v6.6 measure
- * @little:	index of the perf domain of least capacity
+ * @little:	index of the perf domain of least capacity (the first one
+ *		when capacities are unknown, before v6.9)
  */
 struct em_summary {
 	unsigned int complexity;
@@ -109,6 +110,55 @@ static double ratio(uint32_t a, uint32_t b)
 	return b ? (double)a / b : 0.0;
 }
 
+static const char * const why_unknown[] = {
+	"no performance files before v6.9: capacities unknown, and costs (power * fmax / frequency) on each perf domain's own scale",
+	"powers on different scales",
+	"costs of different formulas or scales",
+};
+
+/* One ratio as text ("2.72x", "unknown") or JSON (2.7162, null) */
+static void put_ratio(char *buf, bool json, bool known, uint32_t a, uint32_t b)
+{
+	if (!known)
+		snprintf(buf, 16, "%s", json ? "null" : "unknown");
+	else if (json)
+		snprintf(buf, 16, "%.4f", ratio(a, b));
+	else
+		snprintf(buf, 16, "%.2fx", ratio(a, b));
+}
+
+/*
+ * The ratios of @pd against the reference @l, as text ("2.72x" or
+ * "unknown") into @cap, @power and @cost (16 bytes each), or JSON (a
+ * number or null). Return why some are unknown, or NULL.
+ *
+ * Before v6.9 debugfs has no performance file: the capacities are
+ * unknown, and the cost, power * fmax / frequency, is on each perf
+ * domain's own scale (energy per unit of work is power / performance =
+ * cost / capacity), so the costs of two domains cannot be compared.
+ * Powers on two scales cannot be either.
+ */
+static const char *pd_ratios(const struct em_pd *pd, const struct em_pd *l,
+			     bool json, char *cap, char *power, char *cost)
+{
+	bool known_cap = pd->have & l->have & EM_HAVE_PERFORMANCE;
+	bool known_power = pd->unit == l->unit && pd_top_power(l);
+	bool known_cost = known_cap && pd->cost == l->cost &&
+			  known_power && pd_min_cost(l);
+
+	put_ratio(cap, json, known_cap && l->capacity, pd->capacity,
+		  l->capacity);
+	put_ratio(power, json, known_power, pd_top_power(pd), pd_top_power(l));
+	put_ratio(cost, json, known_cost, pd_min_cost(pd), pd_min_cost(l));
+	if (!known_cap)
+		return why_unknown[0];
+	if (!known_power)
+		return why_unknown[1];
+	if (!known_cost)
+		return why_unknown[2];
+	return NULL;
+}
+
 static void print_summary(FILE *out, const struct em_model *m)
 {
 	const struct em_pd *l;
@@ -124,14 +174,17 @@ static void print_summary(FILE *out, const struct em_model *m)
 	l = &m->pd[s.little];
 	for (k = 0; k < m->nr_pds; k++) {
 		const struct em_pd *pd = &m->pd[k];
+		char cap[16], power[16], cost[16];
+		const char *why;
 
 		if (k == s.little || !pd->nr_states)
 			continue;
+		why = pd_ratios(pd, l, false, cap, power, cost);
 		fprintf(out,
-			"%s vs %s: capacity %.2fx, power at the top state %.2fx, lowest cost %.2fx (energy per unit of work at the most efficient state)\n",
-			pd->name, l->name, ratio(pd->capacity, l->capacity),
-			ratio(pd_top_power(pd), pd_top_power(l)),
-			ratio(pd_min_cost(pd), pd_min_cost(l)));
+			"%s vs %s: capacity %s, power at the top state %s, lowest cost %s (energy per unit of work at the most efficient state)%s%s%s\n",
+			pd->name, l->name, cap, power, cost,
+			why ? " (unknown: " : "", why ? why : "",
+			why ? ")" : "");
 	}
 }
 
@@ -330,15 +383,18 @@ static void print_json(FILE *out, const struct em_model *m)
 	n = 0;
 	for (k = 0; s.little >= 0 && k < m->nr_pds; k++) {
 		const struct em_pd *pd = &m->pd[k], *l = &m->pd[s.little];
+		char cap[16], power[16], cost[16];
+		const char *why;
 
 		if (k == s.little || !pd->nr_states)
 			continue;
+		why = pd_ratios(pd, l, true, cap, power, cost);
+		/* "unknown": why the nulls are null, only when some are */
 		fprintf(out,
-			"%s\n    {\"perf_domain\": \"%s\", \"reference\": \"%s\", \"capacity\": %.4f, \"top_power\": %.4f, \"min_cost\": %.4f}",
-			n++ ? "," : "", pd->name, l->name,
-			ratio(pd->capacity, l->capacity),
-			ratio(pd_top_power(pd), pd_top_power(l)),
-			ratio(pd_min_cost(pd), pd_min_cost(l)));
+			"%s\n    {\"perf_domain\": \"%s\", \"reference\": \"%s\", \"capacity\": %s, \"top_power\": %s, \"min_cost\": %s%s%s%s}",
+			n++ ? "," : "", pd->name, l->name, cap, power, cost,
+			why ? ", \"unknown\": \"" : "", why ? why : "",
+			why ? "\"" : "");
 	}
 	fprintf(out, "%s]\n}\n", n ? "\n  " : "");
 }

@@ -772,6 +772,16 @@ echo 15 > "$tmp/t59/cpu0/ps:200000/power"
 run diff "$XU4" "$tmp/t59"
 check "diff vs v5.9 layout: a mW power off by 1 is a difference" \
 	grep -qx "pd cpu0: ps:200000: power: 14 != 15 (mW)" <<< "$out"
+# Before v6.9 no performance file: capacities are unknown, and so is the
+# ratio of lowest costs (power * fmax / frequency is on each perf
+# domain's own scale): said so, never 0.00x or a ratio of the old costs
+run show "$tmp/t59"
+check "show v5.9 layout: ratio line: capacity unknown, lowest cost unknown, with the reason" \
+	grep -qE "^cpu4 vs cpu0: capacity unknown, power at the top state [0-9.]+x, lowest cost unknown .*no performance files before v6.9" <<< "$out"
+check "show v5.9 layout: no ratio of 0.00x" [ "$(grep -c "0\.00x" <<< "$out")" -eq 0 ]
+run show --json "$tmp/t59"
+check "show --json v5.9 layout: capacity and min_cost ratios null, with the reason" \
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["ratios"][0]; assert r["capacity"] is None and r["min_cost"] is None and r["top_power"] > 5 and "v6.9" in r["unknown"], r' "$tmp/out"
 # v5.16-v5.18: a units file (milliWatts or bogoWatts), inefficient files
 cp -r "$tmp/t59" "$tmp/t516"
 echo 14 > "$tmp/t516/cpu0/ps:200000/power"
