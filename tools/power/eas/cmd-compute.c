@@ -65,7 +65,8 @@ static void compute_usage(FILE *out)
 		"\n"
 		"Notes on what the kernel does go to stderr. Exit status: 0 ok, 2 the\n"
 		"kernel builds no EM from FILE (one line per perf domain names the file,\n"
-		"node and property, what the kernel does, and the fix) or bad usage; 1\n"
+		"node and property, what the kernel does, and the fix), arm32's\n"
+		"capacities wrap 32 bits (capacity-dmips-mhz * kHz), or bad usage; 1\n"
 		"with --registered when only some perf domains have an EM.\n",
 		progname);
 }
@@ -94,6 +95,12 @@ static int cmd_compute(int argc, char **argv)
 		ret = output_model(m, a.format, a.tree);
 		free_model(m);
 		return ret ? ret : EXIT_CHECK;
+	}
+	/* the kernel's capacities wrapped: an EM, but no right one */
+	if (m->cap_wrap[0]) {
+		fprintf(stderr, "%s: %s\n", progname, m->cap_wrap);
+		free_model(m);
+		return EXIT_BAD;
 	}
 	print_notes(m);
 	ret = output_model(m, a.format, a.tree);

@@ -54,6 +54,18 @@ static void em_vmsg(struct em_model *m, char *buf, int node,
 		snprintf(buf + n, EM_MSG_LEN - n, ": %s", text);
 }
 
+/* A message about @node's @prop into @buf */
+static void __printf(5, 6)
+em_vmsg_str(struct em_model *m, char *buf, int node, const char *prop,
+	    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	em_vmsg(m, buf, node, prop, fmt, ap);
+	va_end(ap);
+}
+
 /* Record why there is no EM; the caller returns the -1 */
 static int __printf(4, 5)
 em_fail(struct em_model *m, int node, const char *prop, const char *fmt, ...)
@@ -1002,6 +1014,36 @@ all_1024:
 }
 
 /*
+ * arm32's raw_capacity * capacity_freq_ref is an unsigned long: past 32
+ * bits it wraps and normalizes to wrong capacities, silently. The kernel
+ * goes on (em.c does as it does); this says why in m->cap_wrap.
+ */
+static void em_capacity_wrap(struct em_model *m, const uint32_t *fmax)
+{
+	char caps[EM_MSG_LEN] = "", list[EM_CPULIST_LEN];
+	int cpu, k, n = 0;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct em_cpu *p = &m->cpu[cpu];
+
+		if ((uint64_t)p->raw * fmax[cpu] <= UINT32_MAX &&
+		    (uint64_t)p->raw * p->boot_fref <= UINT32_MAX)
+			continue;
+		for (k = 0; k < m->nr_pds && n < (int)sizeof(caps); k++) {
+			em_cpulist(list, sizeof(list), &m->pd[k].cpus);
+			n += snprintf(caps + n, sizeof(caps) - n, "%scpus %s: %u",
+				      k ? ", " : "", list,
+				      m->cpu[m->pd[k].first_cpu].capacity);
+		}
+		em_vmsg_str(m, m->cap_wrap, p->node, "capacity-dmips-mhz",
+			    "%u * %u kHz does not fit 32 bits: arm32 computes raw_capacity * capacity_freq_ref in an unsigned long, it wraps, and the kernel's capacities come out wrong (%s); fix: keep capacity-dmips-mhz at most 1024",
+			    p->raw, fmax[cpu] > p->boot_fref ? fmax[cpu] :
+			    p->boot_fref, caps);
+		return;
+	}
+}
+
+/*
  * arch/arm/kernel/topology.c: parse_dt_topology() and update_cpu_capacity()
  * give the early capacities; drivers/base/arch_topology.c:
  * init_cpu_capacity_callback() normalizes them again with each policy's
@@ -1103,6 +1145,8 @@ static int em_capacity(struct em_model *m, const struct em_options *opt)
 		m->cpu[cpu].early_capacity = early[cpu];
 		m->cpu[cpu].capacity = final[cpu];
 	}
+	if (m->capacity_from_dt)
+		em_capacity_wrap(m, fref);
 	return 0;
 }
 

@@ -320,6 +320,8 @@ struct em_options {
  * @capacity_from_dt:	capacity-dmips-mhz was found on every CPU
  * @cap_first_missing:	the first CPU the kernel found without it, or -1
  * @cap_fallback:	what the kernel did instead, for messages
+ * @cap_wrap:		arm32: a capacity-dmips-mhz times kHz wrapped 32 bits,
+ *			so every capacity is wrong: why, or ""
  * @nr_failed:		performance domains the kernel registers no EM for
  * @smt:		cpu-map has thread nodes (arm64): no EAS
  * @error:		why the model could not be built
@@ -340,6 +342,7 @@ struct em_model {
 	bool capacity_from_dt;
 	int cap_first_missing;
 	char cap_fallback[EM_MSG_LEN];
+	char cap_wrap[EM_MSG_LEN];
 	int nr_failed;
 	bool smt;
 	char error[EM_MSG_LEN];

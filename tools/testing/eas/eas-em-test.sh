@@ -674,6 +674,15 @@ fdtput -t u "$tmp/b.dtb" /cpus/cpu@0 dynamic-power-coefficient 100000
 expect_bad "power above 64 W" "$tmp/b.dtb" \
 	"/opp-table-0/opp-1000000000" "EM: invalid power: 121000000"
 
+# capacity-dmips-mhz that wraps arm32's 32-bit raw * kHz: the kernel's
+# capacities are garbage (A7 179 here), so compute gives no EM but the
+# reason, as check does
+cp "$XU4" "$tmp/b.dtb"
+for n in 0 1 2 3; do fdtput -t x "$tmp/b.dtb" "/cpus/cpu@$n" capacity-dmips-mhz ffffffff; done
+expect_bad "capacity-dmips-mhz 0xffffffff: wraps 32 bits: exit 2, the reason" "$tmp/b.dtb" \
+	"/cpus/cpu@0: capacity-dmips-mhz: 4294967295 * 2000000 kHz does not fit 32 bits" \
+	"cpus 0-3: 179" "fix: keep capacity-dmips-mhz at most 1024"
+
 # --- usage ---------------------------------------------------------------------
 run
 check "no command: exit 2" [ "$rc" -eq 2 -a -z "$out" ]
