@@ -91,6 +91,12 @@ em_note(struct em_model *m, int node, const char *prop, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Android's energy model: em_find_android() and em_register_pd() */
+static const char * const android_msg[] = {
+	"Android's energy model (sched-energy-costs, energy-costs: busy-cost-data, idle-cost-data): mainline ignores it; the EM of Linux 6.12 comes from dynamic-power-coefficient and the OPP tables (opp-microvolt, or opp-microwatt)",
+	"; Android's sched-energy-costs and energy-costs do not count: mainline never reads them",
+};
+
 static uint32_t em_be32(const void *p)
 {
 	fdt32_t v;
@@ -1312,8 +1318,9 @@ static int em_register_pd(struct em_model *m, struct em_pd *pd, bool last)
 	pd->coeff = present ? coeff : 0;
 	if (!pd->dt_power && (!present || !coeff))
 		return em_fail(m, node, "dynamic-power-coefficient",
-			       "%s: cpufreq-dt registers no EM for pd %s (cpus %s) and says nothing (only dev_dbg \"Couldn't find proper 'dynamic-power-coefficient' in DT\"); fix: add dynamic-power-coefficient = <uW/MHz/V^2> to the cpu node (Exynos5422: 90 on A7, 310 on A15)",
-			       present ? "is 0" : "missing", pd->name, list);
+			       "%s: cpufreq-dt registers no EM for pd %s (cpus %s) and says nothing (only dev_dbg \"Couldn't find proper 'dynamic-power-coefficient' in DT\"); fix: add dynamic-power-coefficient = <uW/MHz/V^2> to the cpu node (Exynos5422: 90 on A7, 310 on A15)%s",
+			       present ? "is 0" : "missing", pd->name, list,
+			       m->android ? android_msg[1] : "");
 
 	if (em_create_perf_table(m, pd, pd->dt_power, coeff))
 		return -1;
@@ -1491,12 +1498,41 @@ int em_model_load_mem(struct em_model *m, const char *name, const void *buf,
 	return em_model_compute(m, opt);
 }
 
+/*
+ * Android's EAS before mainline's (its 4.4 to 4.14 kernels) read an energy
+ * model of its own from sched-energy-costs on the cpu nodes, pointing to
+ * /cpus/energy-costs: mainline has never read them. Say so once, at the
+ * first place found.
+ */
+static void em_find_android(struct em_model *m)
+{
+	const char *ignored = android_msg[0];
+	int cpu, node = fdt_path_offset(m->fdt, "/cpus/energy-costs");
+
+	if (node < 0)
+		node = fdt_path_offset(m->fdt, "/energy-costs");
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (em_has_prop(m, m->cpu[cpu].node, "sched-energy-costs")) {
+			em_note(m, m->cpu[cpu].node, "sched-energy-costs", "%s",
+				ignored);
+			m->android = true;
+			return;
+		}
+	if (node >= 0) {
+		em_note(m, node, NULL, "%s", ignored);
+		m->android = true;
+	}
+}
+
 static int em_model_compute(struct em_model *m, const struct em_options *opt)
 {
 	int k;
 
 	em_guess_arch(m, opt);
-	if (em_find_cpus(m) || em_find_opp_tables(m) || em_make_pds(m))
+	if (em_find_cpus(m))
+		return -1;
+	em_find_android(m);
+	if (em_find_opp_tables(m) || em_make_pds(m))
 		return -1;
 	for (k = 0; k < m->nr_pds; k++)
 		if (em_parse_opps(m, &m->pd[k]))

@@ -324,6 +324,7 @@ struct em_options {
  *			so every capacity is wrong: why, or ""
  * @nr_failed:		performance domains the kernel registers no EM for
  * @smt:		cpu-map has thread nodes (arm64): no EAS
+ * @android:		Android's sched-energy-costs or energy-costs are there
  * @error:		why the model could not be built
  * @nr_notes:		number of entries in @notes
  * @notes:		what the kernel does that one may not expect
@@ -345,6 +346,7 @@ struct em_model {
 	char cap_wrap[EM_MSG_LEN];
 	int nr_failed;
 	bool smt;
+	bool android;
 	char error[EM_MSG_LEN];
 	int nr_notes;
 	char notes[EM_MAX_NOTES][EM_MSG_LEN];

@@ -683,6 +683,31 @@ expect_bad "capacity-dmips-mhz 0xffffffff: wraps 32 bits: exit 2, the reason" "$
 	"/cpus/cpu@0: capacity-dmips-mhz: 4294967295 * 2000000 kHz does not fit 32 bits" \
 	"cpus 0-3: 179" "fix: keep capacity-dmips-mhz at most 1024"
 
+# Android's pre-mainline EAS tables (sched-energy-costs on the cpu nodes,
+# /cpus/energy-costs): mainline ignores them, and says nothing
+cp "$XU4" "$tmp/android.dtb"
+fdtput -p -c "$tmp/android.dtb" /cpus/energy-costs/CPU_COST_A15
+fdtput -t u "$tmp/android.dtb" /cpus/energy-costs/CPU_COST_A15 busy-cost-data 377 50 1024 300
+fdtput -t u "$tmp/android.dtb" /cpus/energy-costs/CPU_COST_A15 idle-cost-data 10 0
+fdtput -t u "$tmp/android.dtb" /cpus/energy-costs/CPU_COST_A15 phandle 4660
+for n in 0 1 2 3; do fdtput -t u "$tmp/android.dtb" "/cpus/cpu@$n" sched-energy-costs 4660; done
+run compute --format=debugfs "$tmp/android.dtb"
+check "Android energy-costs: compute still computes the mainline EM, exit 0" \
+	[ "$rc" -eq 0 -a "$out" = "$(cat "$tmp/xu4.want")" ]
+check "Android energy-costs: compute notes that mainline ignores them, and what counts" \
+	grep -q "note: .*/cpus/cpu@0: sched-energy-costs: Android's energy model .*: mainline ignores it; the EM of Linux 6.12 comes from dynamic-power-coefficient and the OPP tables" <<< "$err"
+run check "$tmp/android.dtb"
+check "Android energy-costs: check says so too" \
+	grep -q "^info: .*sched-energy-costs: Android's energy model .* mainline ignores it" <<< "$out"
+for n in 0 1 2 3; do fdtput -d "$tmp/android.dtb" "/cpus/cpu@$n" sched-energy-costs; done
+run compute "$tmp/android.dtb"
+check "Android /cpus/energy-costs node alone: noted too" \
+	grep -q "note: .*/cpus/energy-costs: Android's energy model" <<< "$err"
+for n in 0 100; do fdtput -d "$tmp/android.dtb" "/cpus/cpu@$n" dynamic-power-coefficient; done
+run compute "$tmp/android.dtb"
+[ "$rc" -eq 2 ] && grep -q "dynamic-power-coefficient: missing.*energy-costs .*do not count" <<< "$err"
+check "Android energy-costs without dynamic-power-coefficient: exit 2, the error names them" [ $? -eq 0 ]
+
 # --- usage ---------------------------------------------------------------------
 run
 check "no command: exit 2" [ "$rc" -eq 2 -a -z "$out" ]
