@@ -106,6 +106,8 @@ class EnergyModel:
     def __init__(self, path, how="show"):
         """PATH: a copy of debugfs (eas-em show), or with HOW "compute" a
         board DTB (eas-em compute)."""
+        if not os.access(EAS_EM, os.X_OK):
+            die(f"{EAS_EM}: not built: run 'make tools' (or make -C tools/power/eas)")
         res = subprocess.run([EAS_EM, how, "--format=json", path],
                              capture_output=True, text=True)
         if res.returncode:
