@@ -17,7 +17,8 @@
 # VXU4_KERNEL (another zImage, e.g. the debug kernel's), VXU4_DTB,
 # VXU4_INITRD, VXU4_MONITOR (a Unix socket for QEMU's monitor, below),
 # VXU4_DISK (a raw image file: the guest's /dev/vda, virtio-blk, for
-# results too big for the console, e.g. traces), VXU4_SEED (QEMU's -seed
+# results too big for the console, e.g. traces; such a boot is not
+# isolated, below), VXU4_SEED (QEMU's -seed
 # for the guest's random bytes, below; default 1), VXU4_ISOLATE (0: QEMU
 # not on a host core of its own, below), VXU4_TIME_SCALE (the guest's
 # time scale K, below; default 1).
@@ -86,7 +87,10 @@ icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 # a round), the vCPU thread (priority 2) wins the lock over the others
 # (priority 1). One host core is always left to everything else; the
 # kernel's RT throttling (kernel.sched_rt_runtime_us, 95% by default)
-# pauses the whole of QEMU, which changes no guest time.
+# pauses the whole of QEMU, which changes no guest time. A boot with a
+# disk (VXU4_DISK) is the exception: the guest waits for its requests
+# at boot (the partition scan), which then never complete, so it runs
+# unisolated.
 
 # isolate_core: lock a host core for this boot (build/.vxu4-core.N, held
 # by QEMU until it exits) and set core; else set why, and fail.
@@ -231,6 +235,11 @@ boot)
 		host+=" (VXU4_MONITOR: the monitor needs QEMU's main thread to run at any time)"
 	elif [ "${VXU4_ISOLATE:-1}" = 0 ]; then
 		host+=" (VXU4_ISOLATE=0)"
+	elif [ -n "${VXU4_DISK:-}" ]; then
+		# A disk's requests complete in QEMU's main loop and thread
+		# pool, which the raised vCPU thread would never let run on
+		# the core they share (the guest hung in its partition scan).
+		host+=" (VXU4_DISK: its I/O needs QEMU's main thread to run beside the vCPUs)"
 	elif isolate_core; then
 		rt=(chrt -f 1 taskset -c "$core") host="vxu4.sh: host: isolated on core $core, SCHED_FIFO"
 	else
