@@ -97,37 +97,24 @@ $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
 	@$(HOSTCC) $(HOSTCFLAGS) $$(pkg-config --cflags libtracecmd) -o $@ $< \
 		$$(pkg-config --libs libtracecmd)
 
-# Our guest tools, cross-built static, go into the initramfs too.
-GUEST_TOOLS := $(BUILD)/guest-tools/usr/bin/eas-work $(BUILD)/guest-tools/usr/bin/vxu4-bench \
-	$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench $(BUILD)/guest-tools/usr/lib/vxu4/bench-lib \
-	$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour $(BUILD)/guest-tools/usr/bin/vxu4-boost-bench \
-	$(BUILD)/guest-tools/usr/bin/vxu4-idle-bench $(BUILD)/guest-tools/usr/bin/vxu4-timescale
-$(BUILD)/guest-tools/usr/bin/vxu4-timescale: tools/testing/vxu4/guest/timescale
+# The guest's payloads: /init, one file a mode (vxu4.mode=MODE runs
+# vxu4-MODE), the library they share and eas-work, cross-built static.
+GUEST_MODES := check physics pelt stress report boost idle bench pelt-bench \
+	idle-bench boost-bench timescale-bench eas-behaviour
+GUEST_TOOLS := $(GUEST_MODES:%=$(BUILD)/guest-tools/usr/bin/vxu4-%) \
+	$(BUILD)/guest-tools/usr/lib/vxu4/lib $(BUILD)/guest-tools/usr/bin/eas-work
+$(BUILD)/guest-tools/usr/bin/vxu4-%: tools/testing/vxu4/guest/%
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
-$(BUILD)/guest-tools/usr/bin/vxu4-idle-bench: tools/testing/vxu4/guest/idle-bench
-	@mkdir -p $(dir $@)
-	install -m 755 $< $@
-$(BUILD)/guest-tools/usr/bin/vxu4-boost-bench: tools/testing/vxu4/guest/boost-bench
-	@mkdir -p $(dir $@)
-	install -m 755 $< $@
-$(BUILD)/guest-tools/usr/bin/vxu4-eas-behaviour: tools/testing/vxu4/guest/eas-behaviour
-	@mkdir -p $(dir $@)
-	install -m 755 $< $@
-$(BUILD)/guest-tools/usr/lib/vxu4/bench-lib: tools/testing/vxu4/guest/bench-lib
+$(BUILD)/guest-tools/usr/lib/vxu4/lib: tools/testing/vxu4/guest/lib
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
-$(BUILD)/guest-tools/usr/bin/vxu4-pelt-bench: tools/testing/vxu4/guest/pelt-bench
-	@mkdir -p $(dir $@)
-	install -m 755 $< $@
-$(BUILD)/guest-tools/usr/bin/vxu4-bench: tools/testing/vxu4/guest/bench
-	@mkdir -p $(dir $@)
-	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps
 	@mkdir -p $(dir $@)
 	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $< -lm
 
 initramfs: deps $(GUEST_TOOLS)
+	@find $(BUILD)/guest-tools -type f $(GUEST_TOOLS:%=! -path %) -delete
 	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz tools/testing/vxu4/guest/init $(BUILD)/guest-tools
 
 tools: deps $(BUILD)/trace-events

@@ -4,7 +4,7 @@
 # make boost-bench: boost OPPs compared on the virtual XU4 (issue 14, after
 # the LAB governor's Exynos4412 measurements), EAS on, schedutil. The board
 # with boost OPPs (the A15's 1.9 and 2.0 GHz turbo-mode, build/vxu4-boost.dtb
-# as make check-boost makes it), one boot (vxu4.mode=boostbench) running
+# as make check-boost makes it), one boot (vxu4.mode=boost-bench) running
 # vxu4-boost-bench (tools/testing/vxu4/guest/boost-bench), which switches
 # three configurations at run time:
 #   noboost  cpufreq boost off (the A15s at 1.8 GHz at most)
@@ -53,7 +53,7 @@ boost_dtb "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
 echo "==> boost comparison: ITER=$iter WORK_MS=$work_ms TAR_DIRS=$tar_dirs, results in ${out#"$top"/}"
 t0=$(date +%s)
 VXU4_DTB=$dtb VXU4_LOG=$out/boost-bench.log VXU4_TIMEOUT=${VXU4_TIMEOUT:-14400} \
-	"$top/scripts/vxu4.sh" boot vxu4.mode=boostbench vxu4.iter="$iter" \
+	"$top/scripts/vxu4.sh" boot vxu4.mode=boost-bench vxu4.iter="$iter" \
 	vxu4.work_ms="$work_ms" vxu4.tar_dirs="$tar_dirs" >/dev/null ||
 	echo "boost-bench.sh: the boot failed (see $out/boost-bench.log)" >&2
 echo "==> boot done in $(($(date +%s) - t0)) s"

@@ -5,7 +5,7 @@
   eas-behaviour.py [--ktap] LOG DISK OUTDIR
   eas-behaviour.py --self-check BOARD_DTB
 
-LOG is the console of a boot with vxu4.mode=behaviour (the guest's
+LOG is the console of a boot with vxu4.mode=eas-behaviour (the guest's
 vxu4-eas-behaviour: "@eb_* ..." lines), DISK its results disk (a tar
 archive of the trace and rt-app's logs). The traces are read with build/trace-events (libtracecmd
 and libtraceevent), the board's Energy Model with eas-em (from the copy
@@ -790,7 +790,7 @@ def main(argv):
         return 2
     log, disk, out = args
     os.makedirs(out, exist_ok=True)
-    lines = vxu4log.read_lines(log, "boot with vxu4.mode=behaviour first (make eas-behaviour)")
+    lines = vxu4log.read_lines(log, "boot with vxu4.mode=eas-behaviour first (make eas-behaviour)")
     at = lambda kind: vxu4log.at_lines(lines, kind)  # noqa: E731
     b = at("eb_board")
     if not b:

@@ -4,7 +4,7 @@
 # make eas-behaviour: LISA's EAS behaviour tests on the virtual XU4 (EAS
 # on, schedutil, guest time from QEMU's instruction count), each judged
 # against the EM-optimal placement of the same task utils, with the
-# metered energy beside it: one boot (vxu4.mode=behaviour, the guest's
+# metered energy beside it: one boot (vxu4.mode=eas-behaviour, the guest's
 # tools/testing/vxu4/guest/eas-behaviour), then
 # tools/testing/vxu4/eas-behaviour.py (the traces read with libtracecmd).
 #
@@ -48,7 +48,7 @@ truncate -s 256M "$disk"
 t0=$(date +%s)
 rc=0
 VXU4_DISK=$disk VXU4_LOG=$log VXU4_TIMEOUT=${VXU4_TIMEOUT:-2400} "$top/scripts/vxu4.sh" boot \
-	vxu4.mode=behaviour ${tests:+vxu4.tests=$tests} >/dev/null || rc=$?
+	vxu4.mode=eas-behaviour ${tests:+vxu4.tests=$tests} >/dev/null || rc=$?
 [ "$rc" -eq 0 ] || echo "eas-behaviour.sh: the boot failed (exit $rc, log ${log#"$top"/})" >&2
 [ -n "$ktap" ] || echo "==> boot done in $(($(date +%s) - t0)) s"
 "$top/tools/testing/vxu4/eas-behaviour.py" $ktap "$log" "$disk" "$out"

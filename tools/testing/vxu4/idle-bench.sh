@@ -7,7 +7,7 @@
 # schedutil. The board with idle states (build/vxu4-idle.dtb, as make
 # check-idle makes it: WFI, a CPU power-down and a cluster power-down per
 # cluster, each waking at its exit latency, each at its own power), one
-# boot (vxu4.mode=idlebench) running vxu4-idle-bench
+# boot (vxu4.mode=idle-bench) running vxu4-idle-bench
 # (tools/testing/vxu4/guest/idle-bench), which switches the governor at run
 # time and runs in each, ITER times:
 #   frames  a Jankbench-like 60 Hz task, FRAMES frames: 95th-percentile
@@ -62,7 +62,7 @@ echo "==> idle governors compared: ITER=$iter FRAMES=$frames AUDIO_S=$audio_s VI
 	"LOOPS=$loops GOVERNORS=$govs, results in ${out#"$top"/}"
 t0=$(date +%s)
 VXU4_DTB=$dtb VXU4_LOG=$out/idle-bench.log VXU4_TIMEOUT=${VXU4_TIMEOUT:-14400} \
-	"$top/scripts/vxu4.sh" boot vxu4.mode=idlebench vxu4.iter="$iter" vxu4.frames="$frames" \
+	"$top/scripts/vxu4.sh" boot vxu4.mode=idle-bench vxu4.iter="$iter" vxu4.frames="$frames" \
 	vxu4.audio_s="$audio_s" vxu4.video_s="$video_s" vxu4.loops="$loops" \
 	vxu4.governors="$govs" vxu4.cases="$cases" >/dev/null ||
 	echo "idle-bench.sh: the boot failed (see $out/idle-bench.log)" >&2

@@ -46,7 +46,7 @@ echo "==> PELT half-life comparison: ITER=$iter FRAMES=$frames DURATION=$duratio
 boot() {
 	local m=$1
 	VXU4_LOG=$out/pelt-$m.log VXU4_TIMEOUT=${VXU4_TIMEOUT:-14400} \
-		"$top/scripts/vxu4.sh" boot vxu4.mode=peltbench sched_pelt_multiplier="$m" \
+		"$top/scripts/vxu4.sh" boot vxu4.mode=pelt-bench sched_pelt_multiplier="$m" \
 		vxu4.iter="$iter" vxu4.frames="$frames" vxu4.duration="$duration" \
 		vxu4.bench_cfg=a >/dev/null
 }

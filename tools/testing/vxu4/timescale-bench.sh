@@ -3,7 +3,7 @@
 #
 # make timescale-bench: the guest's time scale K (scripts/vxu4.sh's
 # VXU4_TIME_SCALE: a guest ns holds K instructions) against the board.
-# One boot a K (vxu4.mode=timescale, tools/testing/vxu4/guest/timescale),
+# One boot a K (vxu4.mode=timescale-bench, tools/testing/vxu4/guest/timescale-bench),
 # one at a time so that each one's wall time is its own, then
 # tools/testing/vxu4/timescale-report.py: per K, the reference's
 # instruction rate, a null system call and a pipe round trip on each
@@ -40,7 +40,7 @@ for k in $scales; do
 	t0=$(date +%s)
 	# Each console line behind the host's time when it came (s).
 	VXU4_TIME_SCALE=$k VXU4_TIMEOUT=${VXU4_TIMEOUT:-7200} \
-		"$top/scripts/vxu4.sh" boot vxu4.mode=timescale vxu4.reps="$reps" \
+		"$top/scripts/vxu4.sh" boot vxu4.mode=timescale-bench vxu4.reps="$reps" \
 		vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" |
 		while IFS= read -r line; do
 			printf '%s %s\n' "$(date +%s.%N)" "$line"

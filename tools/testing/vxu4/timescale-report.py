@@ -3,7 +3,7 @@
 """timescale-report.py OUT_DIR: the time scale's curve against the board.
 
 Reads OUT_DIR/K<k>.log, the consoles of make timescale-bench's boots
-(tools/testing/vxu4/guest/timescale, one boot a time scale K), each line
+(tools/testing/vxu4/guest/timescale-bench, one boot a time scale K), each line
 behind the host's time when it came, and writes in OUT_DIR:
   summary.json   per K: the measurements and their ratios to the board
   report.txt     the table, one row a K
@@ -90,7 +90,7 @@ def one(log):
         die(f"{log}: the guest reported errors: {'; '.join(errors)}")
     head = vxu4log.at_lines(lines, "ts")
     if not head or "@ts_done" not in lines:
-        die(f"{log}: no @ts and @ts_done lines: the boot did not run vxu4-timescale to its end")
+        die(f"{log}: no @ts and @ts_done lines: the boot did not run vxu4-timescale-bench to its end")
     h = vxu4log.kv(head[0])
     try:
         k, ref = int(h["scale"]), int(h["ref_permille"])
