@@ -33,6 +33,9 @@
 #                  hours a run; 0: no hackbench)
 #   HB_GROUPS=4    hackbench -g
 #   CONFIGS=a,b,c,d  the configurations to run
+#   TIME_SCALE=1   the guest's time scale K (scripts/vxu4.sh's
+#                  VXU4_TIME_SCALE): a guest ns holds K instructions, and
+#                  a guest second costs about K times the wall time
 #   PARALLEL=1     0: one boot after the other (on two host cores only
 #                  one boot at a time runs on a core of its own:
 #                  scripts/vxu4.sh)
@@ -45,6 +48,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
 iter=${ITER:-10} tasks=${TASKS:-24,8,24@a7} duration=${DURATION:-3} hb=${HB_LOOPS:-5}
 hbg=${HB_GROUPS:-4} configs=${CONFIGS:-a,b,c,d} parallel=${PARALLEL:-1}
+scale=${TIME_SCALE:-${VXU4_TIME_SCALE:-1}}
 
 bad() { echo "bench.sh: $*" >&2; exit 2; }
 for v in iter duration hb hbg; do
@@ -55,6 +59,8 @@ done
 	bad "TASKS=$tasks: want task counts, each calibrated on a15 (the default) or a7, like 24,8,24@a7"
 [[ $configs =~ ^[abcd](,[abcd])*$ ]] || bad "CONFIGS=$configs: want some of a,b,c,d, e.g. a,b,c,d"
 [[ $parallel =~ ^[01]$ ]] || bad "PARALLEL=$parallel: want 0 or 1"
+[[ $scale =~ ^[0-9]+$ ]] && [ "$scale" -ge 1 ] && [ "$scale" -le 64 ] || bad "TIME_SCALE=$scale: want a whole number from 1 to 64"
+export VXU4_TIME_SCALE=$scale
 
 eas_em=$top/tools/power/eas/eas-em
 [ -x "$eas_em" ] || bad "$eas_em is missing: run 'make tools' (make bench does)"
@@ -75,9 +81,10 @@ ncases=$(echo "$tasks" | tr ',' '\n' | grep -c .)
 # Time limit of a boot running NCFG configurations for N iterations:
 # generous, from the wall time measured on a shared host (an rt-app run up
 # to 12 s a guest second, its trace's reduction up to 10 s a guest second;
-# hackbench about 1 s a loop and group), doubled.
+# hackbench about 1 s a loop and group), doubled, and K times that at
+# time scale K.
 budget() {
-	echo $((300 + 2 * $2 * $1 * (ncases * (duration * 22 + 10) + (hb > 0 ? 10 + hb * hbg : 0))))
+	echo $((300 * scale + 2 * scale * $2 * $1 * (ncases * (duration * 22 + 10) + (hb > 0 ? 10 + hb * hbg : 0))))
 }
 
 # bench_progress BOOT LINE: one line of progress for a "@bench TEST
@@ -134,11 +141,11 @@ run() {
 	echo "commit: $(git -C "$top" rev-parse HEAD 2>/dev/null)$(git -C "$top" diff --quiet 2>/dev/null || echo ' (with local changes)')"
 	echo "qemu: $(qemu-system-arm --version | head -1)"
 	echo "host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "settings: ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel"
+	echo "settings: ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel TIME_SCALE=$scale"
 } >"$out/info.txt"
 
 echo "==> bench: $iter iterations of configurations $configs; rt-app $tasks tasks, ${duration} s;" \
-	"hackbench -g $hbg -l $hb -s 4096; results in ${out#"$top"/}"
+	"hackbench -g $hbg -l $hb -s 4096; time scale K=$scale; results in ${out#"$top"/}"
 start=$EPOCHREALTIME
 # Two host cores, one QEMU each. The EM board's configurations (a, b: two
 # runs an iteration) cost twice what c or d does, so with PARALLEL=1 the
@@ -191,7 +198,7 @@ python3 "$top/tools/testing/vxu4/bench-report.py" --em "$out/em.json" --idle "$b
 	tee "$out/report.txt" || rc=$?
 how="at once"
 [ "$parallel" = 1 ] || how="one after the other"
-echo "bench: wall time $wall s for the boots ($how)" | tee -a "$out/report.txt"
+echo "bench: wall time $wall s for the boots ($how), time scale K=$scale" | tee -a "$out/report.txt"
 if [ "$failed" = 1 ] || [ "$rc" != 0 ]; then
 	echo "bench.sh: the bench is incomplete or inconsistent: see the messages above" >&2
 	exit 1
