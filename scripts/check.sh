@@ -10,6 +10,13 @@
 #     full   make check-full   everything: before a series version, and
 #                              whenever the emulation changes
 #     debug  make check-debug  the debug kernel's suites
+#   scripts/check.sh --suite TARGET|ID [TIER]
+#                              one suite alone, the same way: the row
+#                              whose TARGET is the make target that runs
+#                              it (make check-boost), or whose ID is ID
+#                              (of TIER, when the ID has a row a tier)
+#   scripts/check.sh --targets   the make targets of the list: "TARGET
+#                              NAME" a line, tab-separated (the Makefile's)
 #   scripts/check.sh --checkpatch   the checkpatch suite alone (KTAP)
 #
 # The suites of the "iso" lane (boots, each on a host core of its own:
@@ -18,7 +25,10 @@
 # no core of their own) are the iso lane's, unless the host lane, its own
 # suites done, starts one first; "here" suites (judges of the logs others
 # wrote) run in this script when their turn comes. Every suite is shown
-# in the list's order as soon as it and those before it are done.
+# in the list's order as soon as it and those before it are done. A suite
+# alone (--suite) runs here, as its make target always ran it: with the
+# caller's environment (no VXU4_ISOLATE=0: no other lane wants a core)
+# and its standard error as it comes, not held for the end.
 #
 # The output is KTAP (Documentation/dev-tools/ktap.rst): each suite prints
 # a KTAP document (tools/testing/ktap.sh), shown here nested as a subtest,
@@ -70,27 +80,83 @@ if [ "${1:-}" = --checkpatch ]; then
 	exit
 fi
 
-tier=${1:-check}
-case $tier in
-check | ci | full | debug) ;;
-*) echo "usage: $0 [check|ci|full|debug] | --checkpatch" >&2; exit 2 ;;
-esac
+usage() {
+	echo "usage: $0 [check|ci|full|debug] | --suite TARGET|ID [TIER] | --targets | --checkpatch" >&2
+	exit 2
+}
 
-# The tier's suites: ids, lanes, names and commands, in the list's order.
-ids=() lanes=() names=() cmds=()
+# The list's rows, in its order: tiers, lanes, ids, make targets, names,
+# commands.
+all_tiers=() all_lanes=() all_ids=() all_targets=() all_names=() all_cmds=()
 while IFS= read -r line; do
 	case $line in '#'* | '') continue ;; esac
 	IFS='|' read -r head name cmd <<<"$line"
-	read -r tiers lane id extra <<<"$head"
+	read -r tiers lane id target extra <<<"$head"
 	name=$(echo "$name" | sed 's/^ *//; s/ *$//')
 	cmd=${cmd# }
-	if [ -z "$cmd" ] || [ -n "$extra" ] || [[ ! $lane =~ ^(iso|any|host|here)$ ]]; then
-		echo "check.sh: $list: a line not of the form 'TIERS LANE ID | NAME | COMMAND': $line" >&2
+	if [ -z "$cmd" ] || [ -z "$target" ] || [ -n "$extra" ] ||
+		[[ ! $lane =~ ^(iso|any|host|here)$ ]]; then
+		echo "check.sh: $list: a line not of the form 'TIERS LANE ID TARGET | NAME | COMMAND': $line" >&2
 		exit 2
 	fi
-	case ",$tiers," in *",$tier,"*) ;; *) continue ;; esac
-	ids+=("$id") lanes+=("$lane") names+=("$name") cmds+=("$cmd")
+	if [ "$target" != - ] && [[ " ${all_targets[*]} " == *" $target "* ]]; then
+		echo "check.sh: $list: make target $target on two rows" >&2
+		exit 2
+	fi
+	all_tiers+=("$tiers") all_lanes+=("$lane") all_ids+=("$id") all_targets+=("$target")
+	all_names+=("$name") all_cmds+=("$cmd")
 done <"$list"
+
+if [ "${1:-}" = --targets ]; then
+	[ $# -eq 1 ] || usage
+	for i in "${!all_ids[@]}"; do
+		[ "${all_targets[$i]}" = - ] || printf '%s\t%s\n' "${all_targets[$i]}" "${all_names[$i]}"
+	done
+	exit 0
+fi
+
+# The rows to run: a tier's, or one suite's (--suite).
+alone=
+rows=()
+if [ "${1:-}" = --suite ]; then
+	[ $# -ge 2 ] && [ $# -le 3 ] || usage
+	alone=$2 tier=${3:-}
+	for i in "${!all_ids[@]}"; do
+		[ "${all_targets[$i]}" = "$alone" ] && [ -z "$tier" ] && rows+=("$i")
+	done
+	if [ ${#rows[@]} -eq 0 ]; then
+		for i in "${!all_ids[@]}"; do
+			[ "${all_ids[$i]}" = "$alone" ] || continue
+			[ -z "$tier" ] || case ",${all_tiers[$i]}," in *",$tier,"*) ;; *) continue ;; esac
+			rows+=("$i")
+		done
+	fi
+	if [ ${#rows[@]} -ne 1 ]; then
+		echo "check.sh: '$alone'${tier:+ in tier $tier} names ${#rows[@]} rows of $list, not one:" >&2
+		for i in "${rows[@]}"; do
+			echo "  ${all_tiers[$i]} ${all_ids[$i]} ${all_targets[$i]} | ${all_names[$i]}" >&2
+		done
+		[ ${#rows[@]} -eq 0 ] || echo "  (add the tier: $0 --suite $alone TIER)" >&2
+		exit 2
+	fi
+else
+	[ $# -le 1 ] || usage
+	tier=${1:-check}
+	case $tier in
+	check | ci | full | debug) ;;
+	*) usage ;;
+	esac
+	for i in "${!all_ids[@]}"; do
+		case ",${all_tiers[$i]}," in *",$tier,"*) rows+=("$i") ;; esac
+	done
+fi
+ids=() lanes=() names=() cmds=()
+for i in "${rows[@]}"; do
+	ids+=("${all_ids[$i]}") lanes+=("${all_lanes[$i]}") names+=("${all_names[$i]}")
+	cmds+=("${all_cmds[$i]}")
+done
+# Alone, the suite runs here.
+[ -z "$alone" ] || lanes=(here)
 nsuites=${#ids[@]}
 [ "$nsuites" -gt 0 ] || { echo "check.sh: $list lists no suite of tier $tier" >&2; exit 2; }
 
@@ -140,7 +206,11 @@ passed=0 failed=0 todo=0 skipped=0 nsuite=0
 suites_failed=()
 start=$SECONDS
 echo "KTAP version 1"
-echo "# make check tier '$tier': $nsuites suites from ${list#"$top"/}"
+if [ -n "$alone" ]; then
+	echo "# suite '$alone' alone: $nsuites suite from ${list#"$top"/}"
+else
+	echo "# make check tier '$tier': $nsuites suites from ${list#"$top"/}"
+fi
 echo "1..$nsuites"
 
 # show NAME OUT ERR RC: a suite's KTAP nested (4 spaces) under "# Subtest:
@@ -185,7 +255,12 @@ show() {
 
 for i in "${!ids[@]}"; do
 	id=${ids[$i]}
-	if [ "${lanes[$i]}" = here ]; then
+	if [ -n "$alone" ]; then
+		# Its diagnostics as they come (a boot's progress), not held.
+		: >"$out/$id.err"
+		bash -c "${cmds[$i]}" >"$out/$id.out" </dev/null
+		echo $? >"$out/$id.rc"
+	elif [ "${lanes[$i]}" = here ]; then
 		bash -c "${cmds[$i]}" >"$out/$id.out" 2>"$out/$id.err" </dev/null
 		echo $? >"$out/$id.rc"
 	fi
@@ -203,6 +278,10 @@ fi
 [ "$todo" -eq 0 ] ||
 	echo "# known failures (# TODO, shown above with their numbers and causes): $todo"
 [ "$skipped" -eq 0 ] || echo "# skipped (# SKIP, shown above with their reasons): $skipped"
-echo "# tier '$tier': $((SECONDS - start)) s of wall time"
+if [ -n "$alone" ]; then
+	echo "# suite '$alone': $((SECONDS - start)) s of wall time"
+else
+	echo "# tier '$tier': $((SECONDS - start)) s of wall time"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
