@@ -10,23 +10,16 @@
 #                 a short stress, PELT at one multiplier
 #   make check-full  everything: before a series version, and whenever the
 #                 emulation changes (tools/testing/vxu4/suites lists the tiers)
-#   make check-physics  time dilation, util invariance and power meters alone (REPS=1)
-#   make check-pelt     PELT half-life under sched_pelt_multiplier=1, 2, 4 alone
-#   make check-boost    the board with boost OPPs (A15 1.9, 2.0 GHz turbo-mode) alone
-#   make kunit-arm  the KUnit suites that need no board, under kunit.py run --arch=arm
+#   make TARGET   one suite alone, for each TARGET that the list names
+#                 (check-boost, check-pelt, ...: make help lists them)
 #   make check-debug  the debug kernel (lockdep, KASAN, UBSAN, ...): system test, KUnit, stress
-#   make check-stress EAS under hotplug, governor and sched_energy_aware switches, under load
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
 #   make pelt-bench  PELT half-life 32/16/8 ms compared: RampUp, frames, energy
 #   make boost-bench  boost OPPs: none, always, the load-aware budget compared
-#   make check-idle   the board with idle states: states, governors, wake-up cost, idle power
 #   make idle-bench   idle governors mbed, menu, teo, ladder compared: frames, audio, video, latency
-#   make eas-behaviour  LISA's EAS behaviour tests against the EM-optimal placement
 #   make timescale-bench  the guest's time scale K against the board: probes, hackbench, wall cost
 #   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
-#   make series-check  git am of it on the pristine tree, checkpatch --strict each
-#   make series-build  that, then the zImage built at every patch (bisectable)
 #
 # Build products live in build/ (git-ignored).
 
@@ -40,12 +33,22 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-.PHONY: all run check check-ci check-full check-physics check-pelt check-boost check-idle idle-bench eas-behaviour check-debug check-stress kunit-arm bench pelt-bench boost-bench timescale-bench odroid series series-check series-build deps kernel vxu4 initramfs tools clean help
+# The make targets of one suite alone: those that the list of suites
+# names (its TARGET column, scripts/check.sh --targets).
+SUITES := tools/testing/vxu4/suites
+SUITE_TARGETS := $(shell scripts/check.sh --targets | cut -f1)
+ifeq ($(SUITE_TARGETS),)
+$(error $(SUITES) names no make target: scripts/check.sh --targets failed)
+endif
+
+.PHONY: all run check check-ci check-full idle-bench check-debug bench pelt-bench boost-bench timescale-bench odroid series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
 
 all: run
 
 help:
 	@sed -n 's/^#   //p' Makefile
+	@echo "one suite alone ($(SUITES)):"
+	@scripts/check.sh --targets | awk -F '\t' '{ printf "  make %-15s %s\n", $$1, $$2 }'
 
 deps:
 	@scripts/deps.sh
@@ -136,32 +139,19 @@ check-full: vxu4 initramfs tools
 check-debug: vxu4 initramfs tools
 	@scripts/check.sh debug
 
-check-stress: vxu4 initramfs tools
-	@tools/testing/vxu4/stress-test.sh
-
-# The KUnit suites that need no board, built and booted by the kernel's own
-# tools/testing/kunit/kunit.py on QEMU's virt machine (build/kunit-arm).
-kunit-arm: kernel
-	@tools/testing/vxu4/kunit-arm.sh
-
-# The virtual board's physics alone (make check-ci asserts them too): a
-# boot that only measures them, REPS rounds (default 1: guest time is the
-# instruction count), then the assertions.
-check-physics: vxu4 initramfs tools
-	@VXU4_LOG=$(BUILD)/physics.log scripts/vxu4.sh boot vxu4.mode=physics \
-		vxu4.reps=$(or $(REPS),1)
-	@tools/testing/vxu4/physics-test.sh $(BUILD)/physics.log
-
-# The board with boost OPPs alone (make check-ci runs it too): the A15's
-# BOOST_HZ (default 1.9 and 2.0 GHz) marked turbo-mode, one boot, then
-# the assertions (tools/testing/vxu4/boost-test.sh).
-check-boost: vxu4 initramfs tools
-	@tools/testing/vxu4/boost-test.sh
-
-# PELT's half-life under sched_pelt_multiplier=1, 2, 4 alone (make check-ci
-# runs one, make check-full all three): the boots, then the assertions.
-check-pelt: vxu4 initramfs tools
-	@tools/testing/vxu4/pelt-test.sh
+# One suite alone, as its tier runs it (scripts/check.sh --suite): the
+# same KTAP, then "N passed, N failed". Their settings come from the
+# environment: REPS (check-physics' rounds, default 1), BOOST_HZ
+# (check-boost), TESTS=A,B (eas-behaviour: only those; its results in
+# build/eas-behaviour-check/), and the scripts' own (see each).
+$(SUITE_TARGETS): %:
+	@scripts/check.sh --suite $@
+# What they need built first: a boot's files, except for the suites that
+# boot none (kunit.py builds its own kernel; the series its own trees).
+NOBOOT_TARGETS := kunit-arm series-check series-build
+$(filter-out $(NOBOOT_TARGETS),$(SUITE_TARGETS)): vxu4 initramfs tools
+kunit-arm series-build: kernel
+series-check: deps
 
 # PELT half-life 32, 16, 8 ms compared (ITER, FRAMES, DURATION, PARALLEL:
 # tools/testing/vxu4/pelt-bench.sh): RampUp, frames, energy; table and plot.
@@ -174,23 +164,11 @@ pelt-bench: vxu4 initramfs tools
 boost-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/boost-bench.sh
 
-# The board with idle states alone (make check-ci runs it too): WFI, a CPU
-# and a cluster power-down per cluster (build/vxu4-idle.dtb), one boot,
-# then the assertions (tools/testing/vxu4/idle-test.sh).
-check-idle: vxu4 initramfs tools
-	@tools/testing/vxu4/idle-test.sh
-
 # The idle governors compared on the board with idle states (ITER, FRAMES,
 # AUDIO_S, VIDEO_S, LOOPS, GOVERNORS: tools/testing/vxu4/idle-bench.sh):
 # frames, audio, video, cyclictest; table and plot.
 idle-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/idle-bench.sh
-
-# LISA's EAS behaviour tests (make check-full runs them too): one boot, then
-# the judgement against the EM-optimal placement; table and plots in
-# build/eas-behaviour/<date>/ (TESTS=A,B: only those).
-eas-behaviour: vxu4 initramfs tools
-	@tools/testing/vxu4/eas-behaviour.sh
 
 # The reference experiments, three ways (ITER, TASKS, DURATION, HB_LOOPS,
 # HB_GROUPS, CONFIGS, PARALLEL: tools/testing/vxu4/bench.sh); eas-em computes the EM
@@ -209,13 +187,10 @@ odroid: deps
 
 # The series as kernel people take it: git format-patch output in
 # build/series/out (series), checked with git am and checkpatch
-# (series-check), built at every patch (series-build).
+# (series-check, a suite of the list), built at every patch
+# (series-build, one too).
 series: deps
 	@scripts/series.sh export
-series-check: deps
-	@scripts/series.sh check
-series-build: kernel
-	@scripts/series.sh build
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/vxu4.dtb $(BUILD)/qemu-virt.dtb \

@@ -10,7 +10,8 @@
 #
 #   tools/testing/vxu4/eas-behaviour.sh [--ktap]
 #
-# --ktap (make check-full): KTAP, one result per test by name; the boot's log
+# --ktap (make check-full, make eas-behaviour: the list's suite): KTAP, one
+# result per test by name, the table as its diagnostics; the boot's log
 # is build/eas-behaviour.log, the results build/eas-behaviour-check/.
 # Else the table and the details, results in build/eas-behaviour/<date>/
 # (console.log, results.img: the guest's disk, report.txt, summary.json,
