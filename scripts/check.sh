@@ -17,7 +17,6 @@
 #                              (of TIER, when the ID has a row a tier)
 #   scripts/check.sh --targets   the make targets of the list: "TARGET
 #                              NAME" a line, tab-separated (the Makefile's)
-#   scripts/check.sh --checkpatch   the checkpatch suite alone (KTAP)
 #
 # The suites of the "iso" lane (boots, each on a host core of its own:
 # scripts/vxu4.sh) and those of the "host" lane (the other core) run at
@@ -43,45 +42,10 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-build=$top/build
-ksrc=$build/linux-source-6.12
 list=$top/tools/testing/vxu4/suites
 
-# checkpatch --strict on our C files that the series does not carry (the
-# series suite checks the others, in their patches): tools/, scripts/.
-checkpatch() (
-	. tools/testing/ktap.sh
-	local file out
-	local files=()
-	mapfile -t files < <(git ls-files 'scripts/*.c' 'tools/*.[ch]')
-	for file in "${files[@]}"; do
-		local opt=(-f)
-		case "$file" in
-		# libFuzzer's entry point has to be called LLVMFuzzerTestOneInput.
-		tools/power/eas/fuzz/*) opt=(-f --ignore CAMELCASE) ;;
-		# A QEMU plugin uses glib's types (GArray, GByteArray).
-		tools/testing/vxu4/insn-count-plugin.c) opt=(-f --ignore CAMELCASE) ;;
-		esac
-		# Run from the kernel tree, as checkpatch expects.
-		if out=$(cd "$ksrc" && ./scripts/checkpatch.pl --strict -q --no-summary \
-				"${opt[@]}" "$top/$file" 2>&1) && [ -z "$out" ]; then
-			ktap_ok "checkpatch --strict $file"
-		else
-			ktap_fail "checkpatch --strict $file" "$out"
-		fi
-	done
-	ktap_finish
-)
-
-if [ "${1:-}" = --checkpatch ]; then
-	[ -x "$ksrc/scripts/checkpatch.pl" ] ||
-		{ echo "check.sh: no $ksrc/scripts/checkpatch.pl: run 'make kernel'" >&2; exit 2; }
-	checkpatch
-	exit
-fi
-
 usage() {
-	echo "usage: $0 [check|ci|full|debug] | --suite TARGET|ID [TIER] | --targets | --checkpatch" >&2
+	echo "usage: $0 [check|ci|full|debug] | --suite TARGET|ID [TIER] | --targets" >&2
 	exit 2
 }
 
