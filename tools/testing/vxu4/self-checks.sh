@@ -8,7 +8,9 @@
 # board DTB's EM, bench-report.py's statistics (the Mann-Whitney p of
 # a change, the energy against the overutilized time), and the trace
 # reader build/trace-events on a made trace.dat, whole, cut and corrupt
-# (trace-events-test.sh). One KTAP document.
+# (trace-events-test.sh), and the static checks' own tests on throwaway
+# inputs: commit-subjects.sh on a git repository of good and bad commits
+# (tools/testing/commit-subjects-test.sh). One KTAP document.
 #
 # Usage: self-checks.sh   (needs make kernel and make tools: the board
 # DTB, eas-em, build/trace-events)
@@ -43,4 +45,5 @@ judge() {
 judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py" --self-check "$dtb"
 judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
 judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
+judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
 finish
