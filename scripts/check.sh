@@ -83,7 +83,7 @@ fi
 alone=
 rows=()
 if [ "${1:-}" = --suite ]; then
-	[ $# -ge 2 ] && [ $# -le 3 ] || usage
+	if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage; fi
 	alone=$2 tier=${3:-}
 	for i in "${!all_ids[@]}"; do
 		[ "${all_targets[$i]}" = "$alone" ] && [ -z "$tier" ] && rows+=("$i")

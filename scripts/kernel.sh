@@ -34,8 +34,8 @@ esac
 kobj=$build/obj$sfx
 jobs=${JOBS:-$(($(nproc) + 1))}
 # The config fragments come with the series (patches 0001 and 0014).
-fragments="$ksrc/arch/arm/configs/eas.config $ksrc/arch/arm/configs/vxu4.config"
-[ -z "$variant" ] || fragments+=" $top/tools/testing/vxu4/$variant.config"
+fragments=("$ksrc/arch/arm/configs/eas.config" "$ksrc/arch/arm/configs/vxu4.config")
+[ -z "$variant" ] || fragments+=("$top/tools/testing/vxu4/$variant.config")
 # Everything in these folders is laid over the kernel tree, file by file.
 overlay_dirs="arch drivers include kernel Documentation"
 
@@ -134,15 +134,16 @@ config() {
 	mkdir -p "$kobj"
 	make -s -C "$ksrc" O="$gen" exynos_defconfig >/dev/null
 	"$ksrc/scripts/kconfig/merge_config.sh" -m -O "$gen" \
-		"$gen/.config" $fragments >/dev/null
+		"$gen/.config" "${fragments[@]}" >/dev/null
 	make -s -C "$ksrc" O="$gen" olddefconfig >/dev/null
 	cp "$gen/.config" "$new"
 	# Every fragment line must have survived: a dropped one is a typo or
 	# an unmet dependency, and would silently change what we test.
-	local frag line sym over=
+	local frag fname line sym over=
 	# The variant's fragment comes last and wins over the others.
 	[ -z "$variant" ] || over=$(grep -oE 'CONFIG_[A-Z0-9_]+' "$top/tools/testing/vxu4/$variant.config")
-	for frag in $fragments; do
+	for frag in "${fragments[@]}"; do
+		fname=$(basename "$frag")
 		while read -r line; do
 			case $frag in
 			*/tools/testing/*) ;;
@@ -151,11 +152,11 @@ config() {
 			esac
 			case "$line" in
 			CONFIG_*=*) grep -qxF "$line" "$new" ||
-				die "$(basename "$frag"): '$line' did not survive olddefconfig (now: $(grep "^${line%%=*}=\|# ${line%%=*} " "$new" || echo unset))" ;;
+				die "$fname: '$line' did not survive olddefconfig (now: $(grep "^${line%%=*}=\|# ${line%%=*} " "$new" || echo unset))" ;;
 			"# CONFIG_"*" is not set")
 				sym=${line#\# }; sym=${sym%% *}
 				! grep -q "^$sym=" "$new" ||
-				die "$(basename "$frag"): $sym must be unset but is $(grep "^$sym=" "$new")" ;;
+				die "$fname: $sym must be unset but is $(grep "^$sym=" "$new")" ;;
 			esac
 		done <"$frag"
 	done

@@ -43,7 +43,9 @@ apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 || {
 	echo "qemu-plugin-header.sh: apt-get source $src=$ver failed: is that version still in bookworm-backports? (apt-cache policy qemu-system-arm)" >&2
 	exit 1
 }
-tarball=$(ls "$apt_dir"/src/"${src}"_*.orig.tar.* 2>/dev/null | head -1)
+tarballs=("$apt_dir"/src/"${src}"_*.orig.tar.*)
+tarball=${tarballs[0]}
+[ -f "$tarball" ] || tarball=
 [ -n "$tarball" ] || { echo "qemu-plugin-header.sh: no orig tarball in $apt_dir/src" >&2; exit 1; }
 tar -xf "$tarball" -C "$apt_dir/src" --wildcards --strip-components=3 '*/include/qemu/qemu-plugin.h'
 mv "$apt_dir/src/qemu-plugin.h" "$out/qemu-plugin.h"

@@ -41,7 +41,7 @@ out=$dir/out
 # build/obj, one level down, so that ccache (base dir: our tree) sees the
 # same relative paths as in the main build and hits for unchanged files.
 am=$dir/linux-source-6.12
-overlay_dirs="arch drivers include kernel Documentation"
+overlay_dirs=(arch drivers include kernel Documentation)
 
 die() { echo "series.sh: $*" >&2; exit 2; }
 say() { printf '==> %s\n' "$*"; }
@@ -57,7 +57,7 @@ needed() {
 		LICENSES scripts include Documentation arch/Kconfig drivers/Kconfig fs/Kconfig \
 		init/Kconfig ipc/Makefile kernel/Makefile lib/Kconfig
 	sed -n 's@^--- a/@@p; s@^+++ b/@@p' "$top"/patches/*.patch
-	(cd "$top" && git ls-files $overlay_dirs)
+	(cd "$top" && git ls-files "${overlay_dirs[@]}")
 }
 
 # kversion: the kernel version of the tree in the current folder, from
@@ -84,7 +84,7 @@ base() {
 			tar -C "$repo" --strip-components=1 -xf "$ktar" -T - 2>&1 |
 			grep -v -e ': Not found in archive$' -e '^tar: Exiting with failure status')
 		[ -z "$err" ] || die "cannot unpack $ktar: $err"
-		[ -f "$repo/Makefile" ] && [ -f "$repo/scripts/checkpatch.pl" ] ||
+		{ [ -f "$repo/Makefile" ] && [ -f "$repo/scripts/checkpatch.pl" ]; } ||
 			die "$ktar did not unpack as linux-source-6.12/: reinstall linux-source-6.12"
 	else
 		say "series: committing the pristine $(basename "$ktar") as the base (about 2 min, once)"
@@ -107,7 +107,7 @@ manifest_ok() {
 	while read -r f; do
 		n=$(grep -v '^#' "$top/patches/files" | tr ' ' '\n' | grep -cxF "$f")
 		[ "$n" = 1 ] || die "$f is in $n patches of patches/files: put it in exactly one"
-	done < <(cd "$top" && git ls-files $overlay_dirs)
+	done < <(cd "$top" && git ls-files "${overlay_dirs[@]}")
 	while read -r f; do
 		[ -f "$top/$f" ] || die "patches/files lists $f, which is not in the tree"
 	done < <(grep -v '^#' "$top/patches/files" | cut -d: -f2- | tr ' ' '\n' | grep .)
@@ -159,8 +159,9 @@ maintainers() {
 			}
 			print line[i]
 		}
-	}' MAINTAINERS >MAINTAINERS.new && mv MAINTAINERS.new MAINTAINERS &&
-		git add MAINTAINERS || die "cannot update MAINTAINERS"
+	}' MAINTAINERS >MAINTAINERS.new || die "cannot update MAINTAINERS"
+	mv MAINTAINERS.new MAINTAINERS || die "cannot update MAINTAINERS"
+	git add MAINTAINERS || die "cannot update MAINTAINERS"
 }
 
 # commit PATCH: the patch and its files, as one commit, its message the
@@ -170,11 +171,14 @@ commit() {
 	local p=$1 path=$top/patches/$1 from name email subject f
 	from=$(sed -n 's/^From: //p' "$path" | head -1)
 	subject=$(sed -n 's/^Subject: \(\[PATCH[^]]*\] \)\{0,1\}//p' "$path" | head -1)
-	[ -n "$from" ] && [ -n "$subject" ] || die "patches/$p: no From: or Subject: line"
+	{ [ -n "$from" ] && [ -n "$subject" ]; } || die "patches/$p: no From: or Subject: line"
 	name=${from% <*} email=${from##*<} email=${email%>}
 	# --allow-empty: a patch whose change is only its files (patches/files)
 	git apply --index --allow-empty "$path" || die "patches/$p does not apply (git apply)"
-	for f in $(grep "^$p:" "$top/patches/files" | cut -d: -f2-); do
+	# The patch's files: the words after "PATCH:" on its lines.
+	local files=()
+	read -ra files <<<"$(grep "^$p:" "$top/patches/files" | cut -d: -f2- | tr '\n' ' ')"
+	for f in "${files[@]}"; do
 		mkdir -p "$(dirname "$f")"
 		cp "$top/$f" "$f"
 		git add -f "$f"
@@ -201,7 +205,8 @@ export_series() {
 		rm -rf "$out"
 		git format-patch -q -o "$out" base..series || exit 2
 	) || exit 2
-	say "series: $(ls "$out" | wc -l) patches in ${out#"$top"/} (git format-patch, base: the pristine tree)"
+	local patches=("$out"/*.patch)
+	say "series: ${#patches[@]} patches in ${out#"$top"/} (git format-patch, base: the pristine tree)"
 }
 
 ok() { ktap_ok "$1"; }
@@ -214,7 +219,8 @@ check() {
 	rm -rf "$am"
 	git -C "$repo" worktree prune
 	git -C "$repo" worktree add -q -f --detach "$am" base || die "cannot make a worktree of the base"
-	n=$(ls "$out"/*.patch | wc -l)
+	local patches=("$out"/*.patch)
+	n=${#patches[@]}
 	if o=$(cd "$am" && git -c user.name=check -c user.email=check@localhost am -q "$out"/*.patch 2>&1); then
 		ok "git am of the $n patches on the pristine tree ($(git -C "$repo" log -1 --format=%s base))"
 	else

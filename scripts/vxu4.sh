@@ -63,8 +63,8 @@ ram_mb=1024
 # start the same. Measured: without -seed two boots' boot_id differed,
 # with it they were equal.
 cntfrq=62500000
-machine=(-machine virt,dtb-randomness=off -cpu "cortex-a15,cntfrq=$cntfrq" -smp 8 -m $ram_mb
-	-rtc base=2026-01-01T00:00:00,clock=vm -seed "${VXU4_SEED:-1}")
+machine=(-machine "virt,dtb-randomness=off" -cpu "cortex-a15,cntfrq=$cntfrq" -smp 8 -m "$ram_mb"
+	-rtc "base=2026-01-01T00:00:00,clock=vm" -seed "${VXU4_SEED:-1}")
 icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 
 # Determinism needs more than the instruction count. QEMU's main thread
@@ -166,8 +166,10 @@ boot)
 		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }
 	done
 	scale=${VXU4_TIME_SCALE:-1}
-	[[ $scale =~ ^[1-9][0-9]?$ ]] && [ "$scale" -le 64 ] ||
-		{ echo "vxu4.sh: VXU4_TIME_SCALE=$scale: the time scale is a whole number from 1 to 64" >&2; exit 2; }
+	if [[ ! $scale =~ ^[1-9][0-9]?$ ]] || [ "$scale" -gt 64 ]; then
+		echo "vxu4.sh: VXU4_TIME_SCALE=$scale: the time scale is a whole number from 1 to 64" >&2
+		exit 2
+	fi
 	# Each vCPU's own instruction count, for the CPU speed, where the DTB
 	# reserves a page for it (tools/testing/vxu4/insn-count-plugin.c): the
 	# guest RAM is then a shared file that the plugin maps too.
@@ -205,7 +207,7 @@ boot)
 	if [ -n "${VXU4_DISK:-}" ]; then
 		[ -f "$VXU4_DISK" ] || { echo "vxu4.sh: VXU4_DISK=$VXU4_DISK: no such file (make it with truncate -s SIZE)" >&2; exit 2; }
 		disk=(-drive "file=$VXU4_DISK,format=raw,if=none,id=results"
-			-device virtio-blk-device,drive=results)
+			-device "virtio-blk-device,drive=results")
 	fi
 	# No firmware sets the Cortex-A15's IBE bit under QEMU: every CPU says
 	# so at boot. Kept in the log, not shown.
