@@ -16,7 +16,7 @@ check=$top/tools/testing/commit-subjects.sh
 . "$top/tools/testing/ktap.sh"
 
 tmp=$(mktemp -d)
-ktap_atexit 'rm -rf "$tmp"'
+ktap_atexit rm -rf "$tmp"
 # A git of its own: no user or system config, hooks or signing.
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.org

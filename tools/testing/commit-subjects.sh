@@ -33,7 +33,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-repo=$top base= head=HEAD
+repo=$top base='' head=HEAD
 while [ $# -gt 0 ]; do
 	case $1 in
 	-C) repo=${2:?}; shift 2 ;;

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # KTAP results (Documentation/dev-tools/ktap.rst) for the project's test
 # scripts; sourced, in bash.
@@ -9,7 +10,8 @@
 #                                 not ok N DESC # TODO REASON (a known
 #                                 failure: shown, counted apart)
 #   ktap_skip DESC REASON         ok N DESC # SKIP REASON
-#   ktap_atexit CMD               run CMD (eval) at exit, before the output
+#   ktap_atexit CMD [ARG...]      run CMD with its ARGs (as they are now) at
+#                                 exit, before the output
 #   ktap_finish                   the end: exit 0 when nothing failed, else 1
 #
 # Anything else the script prints on its standard output becomes a
@@ -77,7 +79,10 @@ ktap_skip() {
 }
 
 ktap_atexit() {
-	ktap_exit_cmds+=("$1")
+	local c
+
+	printf -v c '%q ' "$@"
+	ktap_exit_cmds+=("$c")
 }
 
 ktap_finish() {

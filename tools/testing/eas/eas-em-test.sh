@@ -59,7 +59,7 @@ check()
 }
 
 tmp=$(mktemp -d /tmp/eas-em-test.XXXXXX) || exit 1
-ktap_atexit 'rm -rf "$tmp"'
+ktap_atexit rm -rf "$tmp"
 
 # ---------------------------------------------------------------------------
 # Hand-checked data, from the EM/EAS fact sheet (section 1.7): the EM of
@@ -925,7 +925,7 @@ mkfifo "$tmp/fifo/cpu0/ps:200000/power"
 show_bad "show: a FIFO in the tree: exit 2, no hang" "$tmp/fifo" \
 	"cpu0/ps:200000/power: not a regular file (a FIFO)"
 run diff "$XU4" "$tmp/fifo"
-[ "$rc" -eq 2 -a -z "$out" ] && grep -q "cpu0/ps:200000/power: not a regular file" <<< "$err"
+[ "$rc" -eq 2 ] && [ -z "$out" ] && grep -q "cpu0/ps:200000/power: not a regular file" <<< "$err"
 check "diff: a FIFO in the tree: exit 2, no hang, names it" [ $? -eq 0 ]
 cp -r "$tmp/tree" "$tmp/dev"
 ln -sf /dev/zero "$tmp/dev/cpu4/cpus"
@@ -938,6 +938,7 @@ show_bad "show: a tree file longer than a value: refused, not cut" "$tmp/long" \
 	"cpu4/ps:300000/cost: longer than"
 # Bytes that are not text: never quoted raw, never read as a valid value
 # only_text: stderr holds printable ASCII only
+# shellcheck disable=SC2317 # reachable: check runs it by name
 only_text()
 {
 	! LC_ALL=C grep -q '[^[:print:]]' "$tmp/err"
@@ -1262,7 +1263,7 @@ check "check: a truncated DTB is bad input: exit 2, one line" \
 # --- other boards, compiled from the kernel tree ------------------------------
 BOARD_DIR=${BOARD_DIR:-$srctree/build/eas-board-dtbs}
 if boards=$("$here/mk-board-dtbs.sh" "$KERNEL_SRC" "$BOARD_DIR" 2> "$tmp/mk.err"); then
-	ok "mk-board-dtbs.sh: $(echo $boards)"
+	ok "mk-board-dtbs.sh: ${boards//$'\n'/ }"
 	RK=$BOARD_DIR/rk3399-rock-pi-4b.dtb
 	SALV=$BOARD_DIR/r8a77951-salvator-x.dtb
 	TM2=$BOARD_DIR/exynos5433-tm2.dtb

@@ -22,7 +22,6 @@
 
 set -uo pipefail
 
-suite='bad device trees'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)

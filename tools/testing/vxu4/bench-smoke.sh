@@ -18,13 +18,12 @@
 
 set -uo pipefail
 
-suite='bench smoke'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 log=${1:-$top/build/system-test.log}
 out=$(mktemp -d)
-ktap_atexit 'rm -rf "$out"'
+ktap_atexit rm -rf "$out"
 
 if [ ! -r "$log" ]; then
 	nok "the console log is readable" "$log: missing: run make check-ci (or give a bench boot's log)"
@@ -131,7 +130,8 @@ for eas in 1 0; do
 	if [ -n "$h" ] && is_int "$(key "$h" guest_ms)" 1; then
 		ok "hackbench ran with EAS $eas: $(key "$h" guest_ms) ms"
 	else
-		nok "hackbench ran with EAS $eas" "${h:-no '@bench hackbench ... eas=$eas' line}"
+		[ -n "$h" ] || h="no '@bench hackbench ... eas=$eas' line"
+		nok "hackbench ran with EAS $eas" "$h"
 	fi
 done
 

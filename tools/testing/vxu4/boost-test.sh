@@ -35,7 +35,6 @@
 
 set -uo pipefail
 
-suite='boost OPPs'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)

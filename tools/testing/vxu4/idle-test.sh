@@ -32,7 +32,6 @@
 
 set -uo pipefail
 
-suite='idle states'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -64,8 +63,8 @@ done
 # Each CPU's states: from the DTB (its cpu-idle-states and their nodes).
 declare -A lat
 for ((c = 0; c < 8; c++)); do
-	states=$(at idle_state | grep "^cpu=$c " || true)
-	expect "cpu$c: WFI is state 0" WFI "$(value name idx=0 <<<"$states")"
+	cpu_states=$(at idle_state | grep "^cpu=$c " || true)
+	expect "cpu$c: WFI is state 0" WFI "$(value name idx=0 <<<"$cpu_states")"
 	i=1
 	for p in $(fdtget -t x "$dtb" "/cpus/cpu@$c" cpu-idle-states 2>/dev/null); do
 		node=$(fdtget -l "$dtb" /cpus/idle-states | while read -r n; do
@@ -75,11 +74,11 @@ for ((c = 0; c < 8; c++)); do
 		want_res=$(fdtget "$dtb" "$n" min-residency-us)
 		expect "cpu$c: state $i is $node, latency ${want_lat} us, residency ${want_res} us" \
 			"$node $want_lat $want_res" \
-			"$(value name idx=$i <<<"$states") $(value latency idx=$i <<<"$states") $(value residency idx=$i <<<"$states")"
+			"$(value name idx=$i <<<"$cpu_states") $(value latency idx=$i <<<"$cpu_states") $(value residency idx=$i <<<"$cpu_states")"
 		lat[$c,$i]=$want_lat
 		i=$((i + 1))
 	done
-	expect "cpu$c: states in sysfs (WFI and the DTB's)" "$i" "$(grep -c . <<<"$states")"
+	expect "cpu$c: states in sysfs (WFI and the DTB's)" "$i" "$(grep -c . <<<"$cpu_states")"
 done
 
 # hist_median "LAT:COUNT,...": the median latency, us
@@ -98,7 +97,7 @@ for c in 0 4; do
 	# the fastest wake-up with WFI only, us
 	min0=$(tr ',' '\n' <<<"$(value hist <<<"$base")" | awk -F: 'NR == 1 || $1 + 0 < m { m = $1 + 0 } END { print m }')
 	for i in 1 2; do
-		case $i in 1) k=cpu-off ;; 2) k=cluster-off ;; esac
+		case $i in 1) k='cpu-off' ;; 2) k='cluster-off' ;; esac
 		l=$(at idle_wake | grep "case=$k cpu=$c " || true)
 		[ -n "$l" ] || { nok "cpu$c: cyclictest with $k" "no @idle_wake line"; continue; }
 		wakes=$(value wakes <<<"$l") ns=$(value wake_ns <<<"$l")
@@ -163,7 +162,10 @@ for label in a7 a15; do
 	[ -n "$node" ] || { nok "$label: a meter in $dtb" "no power-meter node labelled $label"; continue; }
 	wfi=$(at idle_power | grep "case=wfi label=$label " || true)
 	all=$(at idle_power | grep "case=all label=$label " || true)
-	[ -n "$wfi" ] && [ -n "$all" ] || { nok "$label: idle power measured" "no @idle_power lines"; continue; }
+	if [ -z "$wfi" ] || [ -z "$all" ]; then
+		nok "$label: idle power measured" "no @idle_power lines"
+		continue
+	fi
 	khz=$(value khz <<<"$wfi")
 	read -r leak pwfi < <(fdtget "$dtb" "$node" idle-power-microwatt | tr ' ' '\n' |
 		paste - - - | awk -v k="$khz" '$1 == k { print $2, $3 }')

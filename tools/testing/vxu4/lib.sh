@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Shared by the virtual XU4's test scripts (sourced): their results as
 # KTAP (tools/testing/ktap.sh), and the readers of the guest's "@KIND
-# key=value ..." lines. The script sets $suite (its name, for messages)
-# and, to use at, $log (a console log).
+# key=value ..." lines. The script sets, to use at, $log (a console
+# log).
 
 . "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
 

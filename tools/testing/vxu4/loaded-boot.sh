@@ -19,7 +19,6 @@
 
 set -uo pipefail
 
-suite='boot under host load'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The power meters' checks, shared by physics-test.sh and stress-test.sh
 # (sourced after lib.sh, with $log the console log): the EM of the board
@@ -13,6 +14,7 @@ eas_em=$top/tools/power/eas/eas-em
 # em_load: per CPU, "cpu=N capacity=C fmax_khz=F power=KHZ:UW,...", from
 # the perf domains eas-em computes, into $em; a failed check otherwise.
 em_load() {
+	# shellcheck disable=SC2154 # vxu4py, vxu4log: lib.sh's, sourced first
 	em=$("$eas_em" compute --format=json "$board_dtb" | "${vxu4py[@]}" "$vxu4log" em-cpus /dev/stdin)
 	[ -n "$em" ] && return 0
 	nok "eas-em computes the EM of $(basename "$board_dtb")"

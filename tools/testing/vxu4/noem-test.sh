@@ -18,7 +18,6 @@
 
 set -uo pipefail
 
-suite='no-EM boot'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)

@@ -32,7 +32,6 @@
 
 set -uo pipefail
 
-suite='PELT half-life'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)

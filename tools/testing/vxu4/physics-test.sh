@@ -34,7 +34,6 @@
 
 set -uo pipefail
 
-suite=physics
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -144,7 +143,7 @@ done
 
 # --- power meters: per run and meter, (P_leak + 4 * P_wfi) * T for the
 # cluster at its pinned OPP, plus nbusy * P * T for its busy CPUs.
-meter_checks
+meter_checks ""
 meter_model=$(meter_model)
 
 # --- power1_average: the mean of its last complete interval, all 4 A15s

@@ -24,7 +24,6 @@
 
 set -uo pipefail
 
-suite='reproducible and host-load independent'
 . "$(dirname "$0")/lib.sh"
 
 if [ $# -ne 2 ]; then

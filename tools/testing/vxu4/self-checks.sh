@@ -17,7 +17,6 @@
 
 set -uo pipefail
 
-suite='self-checks'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -26,6 +25,13 @@ dtb=$top/build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 # judge NAME CMD...: CMD's "ok"/"not ok" lines as our results (prefixed
 # NAME), its "#" lines as diagnostics; a non-zero exit with no failed
 # result is a failure too.
+# desc_of LINE: a KTAP result line's description (its number dropped).
+desc_of() {
+	local re='^(not )?ok ([0-9]* )?(.*)$'
+
+	[[ $1 =~ $re ]] && echo "${BASH_REMATCH[3]}"
+}
+
 judge() {
 	local name=$1 res rc line
 	shift
@@ -33,8 +39,8 @@ judge() {
 	rc=$?
 	while IFS= read -r line; do
 		case $line in
-		"ok "*) ok "$name: $(sed 's/^ok \([0-9]* \)\{0,1\}//' <<<"$line")" ;;
-		"not ok "*) nok "$name: $(sed 's/^not ok \([0-9]* \)\{0,1\}//' <<<"$line")" "$res" ;;
+		"ok "*) ok "$name: $(desc_of "$line")" ;;
+		"not ok "*) nok "$name: $(desc_of "$line")" "$res" ;;
 		esac
 	done <<<"$res"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok ' <<<"$res"; then

@@ -40,7 +40,6 @@
 
 set -uo pipefail
 
-suite='EAS under stress'
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -120,7 +119,7 @@ while read -r line; do
 	want=on
 	[ -z "$why_off" ] || want=off
 	if [ "$eas" != "$want" ]; then
-		nok "step $n $name: EAS $want (online $(echo $on | cpulist), sea $sea, $govs${why_off:+: $why_off})" "kernel: EAS $eas"
+		nok "step $n $name: EAS $want (online $(cpulist <<<"$on"), sea $sea, $govs${why_off:+: $why_off})" "kernel: EAS $eas"
 		bad_eas=$((bad_eas + 1))
 	elif [ "$want" = off ] && [ "$prev_eas" = on ] && [ "$why_off" != "sched_energy_aware=0" ]; then
 		# it stopped in this step: the kernel says why
@@ -137,7 +136,7 @@ while read -r line; do
 		[ -n "$little" ] && wantpd+="pd0=0-3 "
 		[ -n "$big" ] && wantpd+="pd4=4-7 "
 		gotpd=$(echo "$pds" | grep "^n=$n " | sed "s/^n=$n *//")
-		if [ "$(echo $gotpd)" != "$(echo $wantpd)" ]; then
+		if [ "$(xargs <<<"$gotpd")" != "$(xargs <<<"$wantpd")" ]; then
 			nok "step $n $name: the root domain's perf domains" "want: $wantpd" "got:  $gotpd"
 			bad_pd=$((bad_pd + 1))
 		fi
@@ -146,13 +145,13 @@ while read -r line; do
 	# sched domains of each online CPU
 	for c in $on; do
 		if [ "$c" -le 3 ]; then mates=$little; else mates=$big; fi
-		mc=$(echo $mates | cpulist) all=$(echo $on | cpulist)
+		mc=$(cpulist <<<"$mates") all=$(cpulist <<<"$on")
 		w=
-		[ "$(echo $mates | wc -w)" -gt 1 ] && w="MC:$mc"
-		[ "$all" != "$mc" ] && [ "$(echo $on | wc -w)" -gt 1 ] && w="${w:+$w }PKG:$all"
+		[ "$(wc -w <<<"$mates")" -gt 1 ] && w="MC:$mc"
+		[ "$all" != "$mc" ] && [ "$(wc -w <<<"$on")" -gt 1 ] && w="${w:+$w }PKG:$all"
 		g=$(echo "$doms" | grep "^n=$n cpu=$c " | sort -t= -k4 -n |
 			sed 's/.* name=\([A-Z]*\) span=\([^ ]*\).*/\1:\2/' | tr '\n' ' ')
-		if [ "$(echo $g)" != "$w" ]; then
+		if [ "$(xargs <<<"$g")" != "$w" ]; then
 			nok "step $n $name: cpu$c's sched domains" "want: $w" "got:  $g"
 			bad_dom=$((bad_dom + 1))
 		fi

@@ -25,7 +25,6 @@
 
 set -uo pipefail
 
-suite=system
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -33,7 +32,7 @@ build=$top/build
 board_dtb=$build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 eas_em=$top/tools/power/eas/eas-em
 tmp=$(mktemp -d)
-ktap_atexit 'rm -rf "$tmp"'
+ktap_atexit rm -rf "$tmp"
 
 variant=
 physics=1
@@ -75,18 +74,18 @@ if ! "$eas_em" compute --format=debugfs "$board_dtb" >"$tmp/em.host" 2>"$tmp/em.
 fi
 at em | LC_ALL=C sort >"$tmp/em.guest"
 pds=$(sed -n 's#^energy_model/\([^/]*\)/.*#\1#p' "$tmp/em.host" | sort -u)
-expect "perf domains in debugfs are those computed" "$(echo $pds)" \
+expect "perf domains in debugfs are those computed" "$(xargs <<<"$pds")" \
 	"$(sed -n 's#^energy_model/\([^/]*\)/.*#\1#p' "$tmp/em.guest" | sort -u | xargs)"
 for pd in $pds; do
 	for f in cpus flags; do
 		expect "$pd/$f" "$(grep "^energy_model/$pd/$f " "$tmp/em.host")" \
 			"$(grep "^energy_model/$pd/$f " "$tmp/em.guest")"
 	done
-	for ps in $(sed -n "s#^energy_model/$pd/\(ps:[0-9]*\)/.*#\1#p" "$tmp/em.host" | sort -u -t: -k2 -n); do
+	while read -r ps; do
 		h=$(grep "^energy_model/$pd/$ps/" "$tmp/em.host" | sed "s#^energy_model/$pd/$ps/##" | xargs)
 		g=$(grep "^energy_model/$pd/$ps/" "$tmp/em.guest" | sed "s#^energy_model/$pd/$ps/##" | xargs)
 		expect "$pd $ps equals the host computation" "$h" "$g"
-	done
+	done < <(sed -n "s#^energy_model/$pd/\(ps:[0-9]*\)/.*#\1#p" "$tmp/em.host" | sort -u -t: -k2 -n)
 	expect "$pd has no perf state the host did not compute" \
 		"$(grep -c "^energy_model/$pd/" "$tmp/em.host")" \
 		"$(grep -c "^energy_model/$pd/" "$tmp/em.guest")"

@@ -29,7 +29,7 @@ for v in reps hb_a hb_b; do
 done
 [ "$hb_b" -gt "$hb_a" ] || bad "HB_B=$hb_b: want more loops than HB_A=$hb_a"
 for k in $scales; do
-	[[ $k =~ ^[1-9][0-9]?$ ]] && [ "$k" -le 64 ] || bad "SCALES: $k is no time scale (1 to 64)"
+	if [[ ! $k =~ ^[1-9][0-9]?$ ]] || [ "$k" -gt 64 ]; then bad "SCALES: $k is no time scale (1 to 64)"; fi
 done
 [ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make timescale-bench does)"
 

@@ -12,7 +12,6 @@
 
 set -uo pipefail
 
-suite='trace-events'
 . "$(dirname "$0")/lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,7 +19,7 @@ top=$(cd "$here/../../.." && pwd)
 te=${TRACE_EVENTS:-$top/build/trace-events}
 
 tmp=$(mktemp -d /tmp/trace-events-test.XXXXXX) || exit 1
-ktap_atexit 'rm -rf "$tmp"'
+ktap_atexit rm -rf "$tmp"
 
 if [ ! -x "$te" ]; then
 	nok "trace-events is built" "$te missing: run make tools"
