@@ -18,6 +18,7 @@ pkgs=(
 	python3-ply python3-git		# checkpatch's SPDX check (scripts/spdxcheck.py)
 	qemu-user-static file		# eas-em's cross build, run in its tests
 	gnuplot-nox			# eas-em plot
+	shellcheck			# the static suite's shell checks
 	libglib2.0-dev			# the QEMU plugin (qemu-plugin.h includes glib.h)
 	libtracecmd-dev libtracefs-dev libtraceevent-dev  # build/trace-events: the guest's trace.dat
 )
