@@ -59,7 +59,9 @@ done
 	bad "TASKS=$tasks: want task counts, each calibrated on a15 (the default) or a7, like 24,8,24@a7"
 [[ $configs =~ ^[abcd](,[abcd])*$ ]] || bad "CONFIGS=$configs: want some of a,b,c,d, e.g. a,b,c,d"
 [[ $parallel =~ ^[01]$ ]] || bad "PARALLEL=$parallel: want 0 or 1"
-[[ $scale =~ ^[0-9]+$ ]] && [ "$scale" -ge 1 ] && [ "$scale" -le 64 ] || bad "TIME_SCALE=$scale: want a whole number from 1 to 64"
+if ! [[ $scale =~ ^[0-9]+$ ]] || [ "$scale" -lt 1 ] || [ "$scale" -gt 64 ]; then
+	bad "TIME_SCALE=$scale: want a whole number from 1 to 64"
+fi
 export VXU4_TIME_SCALE=$scale
 
 eas_em=$top/tools/power/eas/eas-em
