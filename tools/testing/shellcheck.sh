@@ -10,8 +10,6 @@
 #
 # A finding is fixed, or disabled on its line with a comment giving the
 # reason (# shellcheck disable=SCnnnn # why), never for a whole file.
-# The guest's payloads' findings are known failures (KTAP "# TODO") until
-# the split of guest/ on its own branch fixes them: shown, not failed.
 #
 # Usage: tools/testing/shellcheck.sh [FILE...]   (default: all of the above)
 
@@ -41,11 +39,6 @@ for f in "${files[@]}"; do
 	case $f in tools/testing/vxu4/guest/*) opt=(--shell=dash) ;; esac
 	if out=$(shellcheck -x -f gcc "${opt[@]}" "$f" 2>&1); then
 		ktap_ok "shellcheck $f"
-	elif [[ $f == tools/testing/vxu4/guest/* ]]; then
-		# Known, not failed, for now: guest/ is being split on a branch
-		# of its own, which takes these findings with it (issue 39).
-		ktap_todo "guest/ is being split elsewhere; its $(grep -c . <<<"$out") findings go with that" \
-			"shellcheck $f" "$out"
 	else
 		ktap_fail "shellcheck $f" "$out"
 	fi
