@@ -3,9 +3,9 @@
 #
 # commit-subjects.sh's own test, on a throwaway repository in a temporary
 # folder: a good commit passes; each kind of bad subject fails (exit 1)
-# with its reason; a merge is left out; a base missing from a shallow
-# clone, or not an ancestor, is an error naming the fix (exit 2); a tree
-# with no history is a skip. KTAP, one result a case (self-checks.sh
+# with its reason; a merge is left out; a shallow clone without the
+# base judges the commits it has; a base that is not an ancestor is an
+# error (exit 2); a tree with no history is a skip. KTAP, one result a case (self-checks.sh
 # runs it).
 
 set -uo pipefail
@@ -82,9 +82,22 @@ expect_error() {
 		ktap_fail "$desc" "want exit 2 and '$text', got exit $rc:" "$out"
 	fi
 }
-git clone -q --depth 1 --branch c2 "file://$repo" "$tmp/shallow"
-expect_error "a shallow clone without the base: exit 2, the fix named" \
-	"git fetch --unshallow" -C "$tmp/shallow" --base "$base"
+# shallow DESC BRANCH WANT_RC: a clone of BRANCH's last commit alone
+# (no base) judges that commit: exit WANT_RC, one result, said so.
+shallow() {
+	local out rc
+	rm -rf "$tmp/shallow"
+	git clone -q --depth 1 --branch "$2" "file://$repo" "$tmp/shallow"
+	out=$("$check" -C "$tmp/shallow" --base "$base" 2>&1)
+	rc=$?
+	if [ "$rc" -eq "$3" ] && grep -q '^1\.\.1$' <<<"$out" && grep -q '^# a shallow clone without the base' <<<"$out"; then
+		ktap_ok "$1"
+	else
+		ktap_fail "$1" "want exit $3, one result and the shallow clone said, got exit $rc:" "$out"
+	fi
+}
+shallow "a shallow clone without the base: its good commit judged, passes" c2 0
+shallow "a shallow clone without the base: its bad commit judged, fails" c5 1
 expect_error "a base that is not an ancestor: exit 2" "not an ancestor" \
 	-C "$repo" --base c3 --head c4
 

@@ -21,14 +21,15 @@
 #               tools/testing/commit-base)
 #   --head REV  up to REV (default: HEAD)
 #
-# The base must be in the history: a shallow clone (CI's "git clone
-# --depth N") that lacks it is an error naming the fix (exit 2), not a
-# skip, since a skip would turn the check off where it is meant to run.
+# A shallow clone (git clone --depth N) that lacks the base stops
+# short of it: every commit it has came after the base (the history is
+# linear), so all of them are judged, and a diagnostic line says so. A
+# base that is there but not an ancestor of the head is an error (exit 2).
 # A tree with no git history at all (a source export) has nothing to
 # judge: one result, skipped with the reason.
 #
 # Exit: 0 every subject conforms, 1 one does not, 2 bad input (no base
-# in the history, base not an ancestor of the head).
+# in a full history, base not an ancestor of the head).
 
 set -uo pipefail
 
@@ -61,21 +62,24 @@ if ! git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
 fi
 shallow=$(git -C "$repo" rev-parse --is-shallow-repository)
 fix_shallow="a shallow clone lacks it: fetch the history (git fetch --unshallow), or clone without --depth"
+range=$base..$head
 if ! git -C "$repo" rev-parse -q --verify "$base^{commit}" >/dev/null; then
-	[ "$shallow" = true ] && die "the base $base is not in the history: $fix_shallow"
-	die "the base $base is not a commit of $repo: set tools/testing/commit-base to an ancestor of $head"
-fi
-if ! git -C "$repo" merge-base --is-ancestor "$base" "$head" 2>/dev/null; then
+	[ "$shallow" = true ] ||
+		die "the base $base is not a commit of $repo: set tools/testing/commit-base to an ancestor of $head"
+	range=$head
+elif ! git -C "$repo" merge-base --is-ancestor "$base" "$head" 2>/dev/null; then
 	[ "$shallow" = true ] && die "the base $base is not an ancestor of $head in this history: $fix_shallow"
 	die "the base $base is not an ancestor of $head (history rewritten?): set tools/testing/commit-base to one"
 fi
 
 commits=()
-mapfile -t commits < <(git -C "$repo" rev-list --no-merges --reverse "$base..$head")
+mapfile -t commits < <(git -C "$repo" rev-list --no-merges --reverse "$range")
 if [ ${#commits[@]} -eq 0 ]; then
 	ktap_skip "commit subjects since ${base:0:12}" "no commit after the base"
 	ktap_finish
 fi
+[ "$range" = "$head" ] &&
+	echo "# a shallow clone without the base ${base:0:12}: its ${#commits[@]} commits, all after the base, judged"
 
 area='[A-Za-z0-9_.][A-Za-z0-9_./+, -]*'
 for c in "${commits[@]}"; do
