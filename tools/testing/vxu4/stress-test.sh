@@ -32,8 +32,13 @@
 # --short (make check-ci): cpu1 and cpu5 offline and online, both
 # clusters, and each governor and sched_energy_aware switch once: every
 # kind of step, judged the same way.
+# --reps N (make check-debug): cpu1, cpu4 and cpu5 offline and online
+# (an A7, an A15 and the A15 policy's owner: every role a CPU has), both
+# clusters, and each switch N times instead of 20 and 100 (the guest is
+# deterministic: repeating a step adds only exposure to races, at about
+# 2 min of wall time a step on the debug kernel).
 #
-# Usage: stress-test.sh [--kernel debug] [--short] [CONSOLE_LOG]
+# Usage: stress-test.sh [--kernel debug] [--short | --reps N] [CONSOLE_LOG]
 #   (no log: boot build/obj's zImage, or build/obj-debug's with --kernel
 #   debug, in vxu4.mode=stress; the console goes to
 #   build/stress[-debug][-short].log)
@@ -56,6 +61,14 @@ if [ "${1:-}" = --short ]; then
 	args+=(vxu4.stress=short)
 	logsfx+=-short
 	shift
+elif [ "${1:-}" = --reps ]; then
+	case ${2:-} in
+	[1-9] | [1-9][0-9]) ;;
+	*) echo "stress-test.sh: --reps ${2:-}: want a whole number from 1 to 99" >&2; exit 2 ;;
+	esac
+	args+=("vxu4.stress_reps=$2")
+	logsfx+=-reps$2
+	shift 2
 fi
 
 if [ $# -ge 1 ]; then
