@@ -34,11 +34,11 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
 # The make targets of one suite alone: those that the list of suites
-# names (its TARGET column, scripts/check.sh --targets).
+# names (its TARGET column, tools/testing/check.sh --targets).
 SUITES := tools/testing/vxu4/suites
-SUITE_TARGETS := $(shell scripts/check.sh --targets | cut -f1)
+SUITE_TARGETS := $(shell tools/testing/check.sh --targets | cut -f1)
 ifeq ($(SUITE_TARGETS),)
-$(error $(SUITES) names no make target: scripts/check.sh --targets failed)
+$(error $(SUITES) names no make target: tools/testing/check.sh --targets failed)
 endif
 
 .PHONY: all run check check-ci check-full idle-bench check-debug bench pelt-bench boost-bench timescale-bench odroid series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
@@ -48,7 +48,7 @@ all: run
 help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "one suite alone ($(SUITES)):"
-	@scripts/check.sh --targets | awk -F '\t' '{ printf "  make %-15s %s\n", $$1, $$2 }'
+	@tools/testing/check.sh --targets | awk -F '\t' '{ printf "  make %-15s %s\n", $$1, $$2 }'
 
 deps:
 	@scripts/deps.sh
@@ -127,25 +127,25 @@ run: vxu4 initramfs
 	@scripts/vxu4.sh boot vxu4.mode=run
 
 check: vxu4 initramfs tools
-	@scripts/check.sh check
+	@tools/testing/check.sh check
 
 check-ci: vxu4 initramfs tools
-	@scripts/check.sh ci
+	@tools/testing/check.sh ci
 
 check-full: vxu4 initramfs tools
-	@scripts/check.sh full
+	@tools/testing/check.sh full
 
 # The debug kernel's suites (it builds build/obj-debug).
 check-debug: vxu4 initramfs tools
-	@scripts/check.sh debug
+	@tools/testing/check.sh debug
 
-# One suite alone, as its tier runs it (scripts/check.sh --suite): the
-# same KTAP, then "N passed, N failed". Their settings come from the
+# One suite alone, as its tier runs it (tools/testing/check.sh --suite):
+# the same KTAP, then "N passed, N failed". Their settings come from the
 # environment: REPS (check-physics' rounds, default 1), BOOST_HZ
 # (check-boost), TESTS=A,B (eas-behaviour: only those; its results in
 # build/eas-behaviour-check/), and the scripts' own (see each).
 $(SUITE_TARGETS): %:
-	@scripts/check.sh --suite $@
+	@tools/testing/check.sh --suite $@
 # What they need built first: a boot's files, except for the suites that
 # boot none (kunit.py builds its own kernel; the series its own trees).
 NOBOOT_TARGETS := kunit-arm series-check series-build

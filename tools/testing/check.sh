@@ -4,18 +4,19 @@
 # The test tiers: the suites that tools/testing/vxu4/suites lists for a
 # tier, then one closing line "N passed, N failed".
 #
-#   scripts/check.sh [check|ci|full|debug]   (default: check)
+#   tools/testing/check.sh [check|ci|full|debug]   (default: check)
 #     check  make check        every edit: minutes
 #     ci     make check-ci     what CI runs (.ci/run)
 #     full   make check-full   everything: before a series version, and
 #                              whenever the emulation changes
 #     debug  make check-debug  the debug kernel's suites
-#   scripts/check.sh --suite TARGET|ID [TIER]
+#   tools/testing/check.sh --suite TARGET|ID [TIER]
 #                              one suite alone, the same way: the row
 #                              whose TARGET is the make target that runs
 #                              it (make check-boost), or whose ID is ID
 #                              (of TIER, when the ID has a row a tier)
-#   scripts/check.sh --targets   the make targets of the list: "TARGET
+#   tools/testing/check.sh --targets
+#                              the make targets of the list: "TARGET
 #                              NAME" a line, tab-separated (the Makefile's)
 #
 # The suites of the "iso" lane (boots, each on a host core of its own:
@@ -40,7 +41,7 @@
 
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 list=$top/tools/testing/vxu4/suites
 
