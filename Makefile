@@ -187,8 +187,8 @@ odroid: deps
 
 # The series as kernel people take it: git format-patch output in
 # build/series/out (series), checked with git am and checkpatch
-# (series-check, a suite of the list), built at every patch
-# (series-build, one too).
+# (series-check, a suite of the list: tools/testing/series-test.sh),
+# built at every patch (series-build, one too).
 series: deps
 	@scripts/series.sh export
 

@@ -3,20 +3,21 @@
 #
 # The series as kernel people take it: git format-patch output, made from
 # this tree's sources of truth (patches/series, and the files of our tree
-# that patches/files assigns to each patch), applied with git am to a clean
-# tree, checked with checkpatch.
+# that patches/files assigns to each patch). Its test (git am on a clean
+# tree, checkpatch of each patch, the zImage at each patch) is
+# tools/testing/series-test.sh, which calls this.
 #
-#   series.sh export  build/series/git-sparse: the files of Debian's
+#   series.sh export [--full]
+#                     build/series/git-sparse: the files of Debian's
 #                     pristine linux-source tree that the series touches
 #                     and that checkpatch reads, committed as the base,
 #                     one commit a patch; the patches in build/series/out
-#                     (git format-patch)
-#   series.sh check   export, then git am on a fresh worktree of the base
-#                     and checkpatch --strict of each patch: KTAP, one
-#                     result each
-#   series.sh build   check on the whole pristine tree (build/series/git),
-#                     then build the zImage at every patch of the git-am
-#                     tree (bisectable; build/series/obj, ccache)
+#                     (git format-patch). --full: on the whole pristine
+#                     tree (build/series/git), which builds
+#   series.sh paths [--full]
+#                     where export makes them, a "NAME=PATH" line each:
+#                     dir (build/series), repo (the git tree: tag base,
+#                     branch series), out (the patches)
 #
 # The sparse base makes the same patches (git format-patch writes only
 # the files a patch changes) and the same checkpatch results (it holds
@@ -24,23 +25,25 @@
 # Documentation/, LICENSES/, MAINTAINERS), with 17k files where the
 # whole tree has 80k to commit and check out again.
 #
-# Exit: 0 ok, 1 a check failed, 2 bad input (a file in no patch or in two,
-# a missing file, a patch that does not apply).
+# Exit: 0 ok, 2 bad input (a file in no patch or in two, a missing file,
+# a patch that does not apply).
 
 set -uo pipefail
 
+usage() { echo "usage: series.sh export|paths [--full]" >&2; exit 2; }
+
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=$top/build
 ktar=${KTAR:-/usr/src/linux-source-6.12.tar.xz}
-dir=$build/series
+dir=$top/build/series
 sparse=1
-[ "${1:-}" = build ] && sparse=
+case $# in
+1) ;;
+2) [ "$2" = --full ] || usage
+   sparse= ;;
+*) usage ;;
+esac
 repo=$dir/git${sparse:+-sparse}
 out=$dir/out
-# The git-am tree: named as build/linux-source-6.12, and its objects as
-# build/obj, one level down, so that ccache (base dir: our tree) sees the
-# same relative paths as in the main build and hits for unchanged files.
-am=$dir/linux-source-6.12
 overlay_dirs=(arch drivers include kernel Documentation)
 
 die() { echo "series.sh: $*" >&2; exit 2; }
@@ -209,69 +212,8 @@ export_series() {
 	say "series: ${#patches[@]} patches in ${out#"$top"/} (git format-patch, base: the pristine tree)"
 }
 
-ok() { ktap_ok "$1"; }
-nok() { ktap_fail "$@"; }
-
-check() {
-	local p o n
-	export_series
-	git -C "$repo" worktree remove -f "$am" >/dev/null 2>&1
-	rm -rf "$am"
-	git -C "$repo" worktree prune
-	git -C "$repo" worktree add -q -f --detach "$am" base || die "cannot make a worktree of the base"
-	local patches=("$out"/*.patch)
-	n=${#patches[@]}
-	if o=$(cd "$am" && git -c user.name=check -c user.email=check@localhost am -q "$out"/*.patch 2>&1); then
-		ok "git am of the $n patches on the pristine tree ($(git -C "$repo" log -1 --format=%s base))"
-	else
-		nok "git am of the $n patches on the pristine tree" "$o"
-		git -C "$am" am --abort >/dev/null 2>&1
-	fi
-	if [ "$(git -C "$am" rev-parse 'HEAD^{tree}')" = "$(git -C "$repo" rev-parse 'series^{tree}')" ]; then
-		ok "the git-am tree is the exported series' tree"
-	else
-		nok "the git-am tree is the exported series' tree"
-	fi
-	for p in "$out"/*.patch; do
-		# The system python3 (its python3-ply: checkpatch's SPDX check), not a
-		# user's own (pyenv and the like) first in PATH.
-		if o=$(cd "$repo" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict -q --no-summary "$p" 2>&1) &&
-		   [ -z "$o" ]; then
-			ok "checkpatch --strict ${p##*/}"
-		else
-			nok "checkpatch --strict ${p##*/}" "$o"
-		fi
-	done
-}
-
-# Build the zImage at every commit of the git-am tree, incrementally.
-build_each() {
-	local c i=0 obj=$dir/obj cfg=$build/obj/.config
-	[ -f "$cfg" ] || die "$cfg is missing: run 'make kernel' first (its config is the one built)"
-	export ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=true
-	export KBUILD_BUILD_USER=odroid-eas KBUILD_BUILD_HOST=build
-	export KBUILD_BUILD_TIMESTAMP='2026-01-01 00:00:00 UTC' KBUILD_BUILD_VERSION=1
-	mkdir -p "$obj"
-	for c in $(git -C "$am" rev-list --reverse base..HEAD); do
-		i=$((i + 1))
-		git -C "$am" checkout -q "$c"
-		cp "$cfg" "$obj/.config"
-		if o=$(make -s -C "$am" O="$obj" CC="ccache ${CROSS_COMPILE}gcc" olddefconfig 2>&1 &&
-			make -s -C "$am" O="$obj" CC="ccache ${CROSS_COMPILE}gcc" -j"$(($(nproc) + 1))" zImage 2>&1); then
-			ok "patch $i builds: $(git -C "$am" log -1 --format=%s "$c")"
-		else
-			nok "patch $i builds: $(git -C "$am" log -1 --format=%s "$c")" "$(echo "$o" | tail -15)"
-		fi
-	done
-}
-
-case ${1:-} in
+case $1 in
 export) export_series ;;
-check|build)
-	# Results in KTAP (tools/testing/ktap.sh).
-	. "$top/tools/testing/ktap.sh"
-	check
-	[ "$1" = check ] || build_each
-	ktap_finish ;;
-*) echo "usage: series.sh export|check|build" >&2; exit 2 ;;
+paths) printf '%s\n' "dir=$dir" "repo=$repo" "out=$out" ;;
+*) usage ;;
 esac
