@@ -15,9 +15,12 @@
 #   version  print the kernel release being built
 #
 # Environment: JOBS (default: cores + 1), KTAR (the source tarball),
-# KERNEL_VARIANT=debug: the debug kernel (the board's config plus
-# tools/testing/vxu4/debug.config: lockdep, KASAN, UBSAN, ...), same
-# sources and ccache, its own object folder build/obj-debug.
+# KERNEL_VARIANT=NAME KERNEL_CONFIG_EXTRA=FRAGMENT: a variant of the
+# board's kernel, its config the board's plus FRAGMENT (applied last, it
+# wins over the others), same sources and ccache, its own object folder
+# build/obj-NAME: the debug kernel is KERNEL_VARIANT=debug with the
+# fragment tools/testing/vxu4/debug.config (lockdep, KASAN, UBSAN, ...),
+# which tools/testing/vxu4/debug-build.sh passes.
 
 set -euo pipefail
 
@@ -25,17 +28,25 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 ktar=${KTAR:-/usr/src/linux-source-6.12.tar.xz}
 ksrc=$build/linux-source-6.12
-variant=${KERNEL_VARIANT:-}
+variant=${KERNEL_VARIANT:-} extra=${KERNEL_CONFIG_EXTRA:-}
+bad_env() { echo "kernel.sh: $*" >&2; exit 2; }
 case $variant in
-'') sfx= ;;
-debug) sfx=-debug ;;
-*) echo "kernel.sh: KERNEL_VARIANT=$variant: want debug or nothing" >&2; exit 2 ;;
+'') sfx=
+    [ -z "$extra" ] ||
+	bad_env "KERNEL_CONFIG_EXTRA=$extra without KERNEL_VARIANT=NAME: a kernel with a fragment of its own is a variant, built in build/obj-NAME, not in the board's build/obj" ;;
+*[!a-z0-9]*) bad_env "KERNEL_VARIANT=$variant: want a name of lower-case letters and digits (debug), or nothing" ;;
+*) sfx=-$variant
+   [ -n "$extra" ] ||
+	bad_env "KERNEL_VARIANT=$variant needs its config fragment: set KERNEL_CONFIG_EXTRA=FILE (make check-debug gives debug's)"
+   [ -f "$extra" ] || bad_env "KERNEL_CONFIG_EXTRA=$extra: no such file"
+   extra=$(realpath -- "$extra") ;;
 esac
 kobj=$build/obj$sfx
 jobs=${JOBS:-$(($(nproc) + 1))}
-# The config fragments come with the series (patches 0001 and 0014).
+# The config fragments come with the series (patches 0001 and 0014); a
+# variant's comes last.
 fragments=("$ksrc/arch/arm/configs/eas.config" "$ksrc/arch/arm/configs/vxu4.config")
-[ -z "$variant" ] || fragments+=("$top/tools/testing/vxu4/$variant.config")
+[ -z "$extra" ] || fragments+=("$extra")
 # Everything in these folders is laid over the kernel tree, file by file.
 overlay_dirs="arch drivers include kernel Documentation"
 
@@ -139,17 +150,17 @@ config() {
 	cp "$gen/.config" "$new"
 	# Every fragment line must have survived: a dropped one is a typo or
 	# an unmet dependency, and would silently change what we test.
-	local frag fname line sym over=
+	local frag fname line sym over='' won
 	# The variant's fragment comes last and wins over the others.
-	[ -z "$variant" ] || over=$(grep -oE 'CONFIG_[A-Z0-9_]+' "$top/tools/testing/vxu4/$variant.config")
+	[ -z "$extra" ] || over=$(grep -oE 'CONFIG_[A-Z0-9_]+' "$extra")
 	for frag in "${fragments[@]}"; do
 		fname=$(basename "$frag")
+		# won: the symbols of this fragment that another one set anew
+		won=$over
+		[ "$frag" != "$extra" ] || won=
 		while read -r line; do
-			case $frag in
-			*/tools/testing/*) ;;
-			*) sym=$(grep -oE 'CONFIG_[A-Z0-9_]+' <<<"$line" | head -1) || true
-			   [ -n "$sym" ] && grep -qx "$sym" <<<"$over" && continue ;;
-			esac
+			sym=$(grep -oE 'CONFIG_[A-Z0-9_]+' <<<"$line" | head -1) || true
+			[ -n "$sym" ] && grep -qx "$sym" <<<"$won" && continue
 			case "$line" in
 			CONFIG_*=*) grep -qxF "$line" "$new" ||
 				die "$fname: '$line' did not survive olddefconfig (now: $(grep "^${line%%=*}=\|# ${line%%=*} " "$new" || echo unset))" ;;
