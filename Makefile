@@ -116,9 +116,14 @@ $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | dep
 	@mkdir -p $(dir $@)
 	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $< -lm
 
+# The guest's root: the Debian armhf packages of its list (the
+# environment's GUEST_PACKAGES, if set), its /init and its payloads
+# (scripts/mkinitramfs.sh).
+GUEST_PACKAGES ?= tools/testing/vxu4/guest/packages.txt
+GUEST_INIT := tools/testing/vxu4/guest/init
 initramfs: deps $(GUEST_TOOLS)
 	@find $(BUILD)/guest-tools -type f $(GUEST_TOOLS:%=! -path %) -delete
-	@scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz tools/testing/vxu4/guest/init $(BUILD)/guest-tools
+	@GUEST_PACKAGES=$(GUEST_PACKAGES) scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz $(GUEST_INIT) $(BUILD)/guest-tools
 
 tools: deps $(BUILD)/trace-events
 	@$(MAKE) -s -C tools/power/eas

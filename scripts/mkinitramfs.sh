@@ -3,9 +3,10 @@
 #
 # Build the guest's initramfs (gzip'd newc cpio) from Debian armhf packages.
 #
-#   scripts/mkinitramfs.sh OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
+#   GUEST_PACKAGES=LIST scripts/mkinitramfs.sh OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
 #
-# The packages named in tools/testing/vxu4/guest/packages.txt and their run-time
+# The packages named in LIST (make initramfs gives the virtual XU4's guest
+# list, tools/testing/vxu4/guest/packages.txt) and their run-time
 # dependencies are fetched with 'apt-get download' and unpacked with
 # 'dpkg -x' into build/initramfs-root/<name of OUT>/ (no chroot, no
 # qemu-user). INIT_SCRIPT becomes /init; the contents of each EXTRA_DIR are
@@ -13,9 +14,9 @@
 # checked: its program interpreter and all its NEEDED libraries must be there.
 #
 # Environment:
+#   GUEST_PACKAGES  the package list (needed; its format: below)
 #   DEBCACHE   where the .debs are kept (default: <repo>/build/debs). A
 #              second run downloads nothing.
-#   GUEST_PACKAGES  package list (default: tools/testing/vxu4/guest/packages.txt)
 #
 # Needs: apt-get/apt-cache/dpkg, cpio, gzip, readelf (binutils or
 # arm-linux-gnueabihf-readelf). Root only if armhf has to be enabled in dpkg.
@@ -45,11 +46,11 @@ PRUNE=(
 
 usage() {
 	cat >&2 <<EOF
-usage: $PROG OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
+usage: GUEST_PACKAGES=LIST $PROG OUT.cpio.gz INIT_SCRIPT [EXTRA_DIR...]
 
 Build a gzip'd newc initramfs from the Debian $ARCH packages listed in
-tools/testing/vxu4/guest/packages.txt (plus their dependencies). INIT_SCRIPT becomes
-/init; each EXTRA_DIR's contents are copied over the root.
+LIST (plus their dependencies). INIT_SCRIPT becomes /init; each
+EXTRA_DIR's contents are copied over the root.
 Downloaded .debs are cached in \$DEBCACHE (default: build/debs).
 EOF
 	exit 2
@@ -67,6 +68,15 @@ case $1 in -h | --help) usage ;; esac
 for d in "${@:3}"; do
 	[ -d "$d" ] || { printf '%s: EXTRA_DIR %s is not a directory\n' "$PROG" "$d" >&2; usage; }
 done
+# The package list is the caller's (make initramfs: the virtual XU4's).
+if [ -z "${GUEST_PACKAGES:-}" ]; then
+	echo "$PROG: GUEST_PACKAGES is not set: name the file that lists the guest's Debian packages: GUEST_PACKAGES=FILE $PROG $* (make initramfs sets it)" >&2
+	exit 2
+fi
+[ -f "$GUEST_PACKAGES" ] || {
+	echo "$PROG: GUEST_PACKAGES=$GUEST_PACKAGES is not a file: name the file that lists the guest's Debian packages" >&2
+	exit 2
+}
 
 OUT=$(realpath -m -- "$1")
 INIT=$(realpath -- "$2")
@@ -74,7 +84,7 @@ EXTRA_DIRS=()
 for d in "${@:3}"; do EXTRA_DIRS+=("$(realpath -- "$d")"); done
 
 REPO=$(cd "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
-PKGLIST=$(realpath -- "${GUEST_PACKAGES:-$REPO/tools/testing/vxu4/guest/packages.txt}")
+PKGLIST=$(realpath -- "$GUEST_PACKAGES")
 DEBCACHE=$(realpath -m -- "${DEBCACHE:-$REPO/build/debs}")
 name=${OUT##*/}
 name=${name%%.*}
