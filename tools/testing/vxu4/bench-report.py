@@ -45,8 +45,14 @@ import vxu4log  # noqa: E402
 CFG_NAMES = {"a": "EM+EAS", "b": "EM, EAS off", "c": "no EM", "d": "no EM, no MC"}
 CFGS = ("a", "b", "c", "d")
 CLUSTERS = ("a15", "a7")
-# The computed energy and the meters must agree this well (fraction).
-AGREE = 0.01
+# The computed energy and the meters must agree this well (fraction), by
+# default (--agree).
+AGREE_DEFAULT = 0.01
+# The changes a table gives: (x, y) for "y vs x", where both ran.
+COMPARISONS = (("b", "a"), ("c", "a"), ("c", "b"), ("d", "a"))
+# A table's columns: the row's name, a configuration's mean (RSD), a
+# change; fixed, a longer cell shifting the rest of its row.
+NAME_WIDTH, CFG_WIDTH, CHANGE_WIDTH = 24, 23, 8
 
 
 def die(msg, code=2):
@@ -209,16 +215,15 @@ def change(ref, new):
     return (new - ref) / ref * 100 if ref else float("nan")
 
 
-class Table:
-    """Rows of mean (RSD) per configuration, and the changes."""
+class Comparison:
+    """The configurations compared, metric by metric: for each row its
+    mean (RSD) per configuration and its changes between them, as cells
+    of a vxu4log.table and in summary (for summary.json)."""
 
     def __init__(self, title, cfgs, by):
-        self.cfgs, self.by = cfgs, by
-        self.comps = [(x, y) for x, y in (("b", "a"), ("c", "a"), ("c", "b"), ("d", "a"))
-                      if x in cfgs and y in cfgs]
-        head = "".join(f" {c + ' ' + CFG_NAMES[c]:>23}" for c in cfgs)
-        head += "".join(f" {y + ' vs ' + x:>8}" for x, y in self.comps)
-        self.lines = [title, f"  {'':24}{head}"]
+        self.title, self.cfgs, self.by = title, cfgs, by
+        self.comps = [(x, y) for x, y in COMPARISONS if x in cfgs and y in cfgs]
+        self.rows = []
         self.summary = {}
 
     def row(self, name, key, scale, unit, fmt="{:10.3f}"):
@@ -230,28 +235,34 @@ class Table:
             vals[c] = [x * scale for x in v]
         if not vals:
             return
-        cells, s = "", {"unit": unit}
+        cells, s = [name], {"unit": unit}
         means = {}
         for c in self.cfgs:
             if c not in vals:
-                cells += f" {'-':>23}"
+                cells.append("-")
                 continue
             m, rsd = vxu4log.mean_rsd(vals[c])
             means[c] = m
-            cells += f" {fmt.format(m)} {unit:3} ({rsd:5.2f}%)"
+            cells.append(f"{fmt.format(m)} {unit:3} ({rsd:5.2f}%)")
             s[c] = {"mean": m, "rsd_percent": rsd, "n": len(vals[c])}
         for x, y in self.comps:
             if x in means and y in means and means[x]:
                 ch = change(means[x], means[y])
-                cells += f" {ch:+7.1f}%"
+                cells.append(f"{ch:+7.1f}%")
                 s[f"change_{y}_vs_{x}_percent"] = ch
             else:
-                cells += f" {'-':>8}"
-        self.lines.append(f"  {name:24}{cells}")
+                cells.append("-")
+        self.rows.append(cells)
         self.summary[name] = s
 
     def text(self, extra=()):
-        return "\n".join(self.lines + list(extra))
+        """The title, the table (indented by 2), then the lines EXTRA."""
+        head = ["", *(f"{c} {CFG_NAMES[c]}" for c in self.cfgs),
+                *(f"{y} vs {x}" for x, y in self.comps)]
+        lines = vxu4log.table(
+            head, self.rows, sep=" ", align="<" + ">" * (len(head) - 1),
+            widths=[NAME_WIDTH] + [CFG_WIDTH] * len(self.cfgs) + [CHANGE_WIDTH] * len(self.comps))
+        return "\n".join([self.title] + ["  " + line for line in lines] + list(extra))
 
 
 def opp_seconds(runs, key):
@@ -357,7 +368,8 @@ def energy_vs_overutilized(t, key, label):
 def self_checks():
     """(ok, description, details) of the report's own statistics, on runs
     made up so that the answers are known: energy on an exact line of the
-    overutilized time, and two samples whose Mann-Whitney p is known."""
+    overutilized time, two samples whose Mann-Whitney p is known, and a
+    table whose text is known."""
     def runs(cfg, points):
         return [{"cfg": cfg, "eas": "1" if cfg == "a" else "0", "overutilized_us": o,
                  "energy_model_uj": e} for o, e in points]
@@ -366,7 +378,7 @@ def self_checks():
     # 2 J plus 1.5 W for each overutilized second, 0 to 0.9 s.
     by = {"a": runs("a", [(i * 100000, 2e6 + 1.5 * i * 100000) for i in range(10)]),
           "b": runs("b", [(0, 3e6 + i) for i in range(10)])}
-    t = Table("self-check", ["a", "b"], by)
+    t = Comparison("self-check", ["a", "b"], by)
     lines = energy_vs_overutilized(t, "energy_model_uj", "energy")
     s = t.summary.get("energy vs overutilized time", {})
     out.append((bool(lines) and abs(s.get("pearson_r", 0) - 1) < 1e-9
@@ -376,18 +388,33 @@ def self_checks():
                 "on energy made up as 2 J + 1.5 W x overutilized time", lines))
     # Unrelated to it: no line is drawn through a constant overutilized time.
     by["a"] = runs("a", [(5000, 2e6 + i) for i in range(10)])
-    lines = energy_vs_overutilized(Table("self-check", ["a", "b"], by), "energy_model_uj",
+    lines = energy_vs_overutilized(Comparison("self-check", ["a", "b"], by), "energy_model_uj",
                                    "energy")
     out.append((lines == [], "energy vs overutilized time: nothing when every run had the same",
                 lines))
     # vxu4log.mann_whitney's documented case: 1..10 against 4..13, p 0.058.
     by = {"a": runs("a", [(0, v) for v in range(4, 14)]),
           "b": runs("b", [(0, v) for v in range(1, 11)])}
-    t = Table("self-check", ["a", "b"], by)
+    t = Comparison("self-check", ["a", "b"], by)
     lines = significance(t, "energy_model_uj", "energy")
     p = t.summary.get("energy", {}).get("p_a_vs_b")
     out.append((p is not None and abs(p - 0.058) < 0.001,
                 "Mann-Whitney p of a change: 0.058 for 1..10 against 4..13", lines))
+    # The layout: columns of fixed widths, the values right-aligned, a
+    # name longer than its column shifting only its own row.
+    by = {"a": runs("a", [(0, 1e6), (0, 3e6)]), "b": runs("b", [(0, 4e6), (0, 4e6)])}
+    t = Comparison("layout", ["a", "b"], by)
+    t.row("energy", lambda r: num(r, "energy_model_uj"), 1e-6, "J")
+    t.row("a name beyond its column, 33 ch", lambda r: num(r, "energy_model_uj"), 1e-6, "J")
+    t.row("b only", lambda r: num(r, "energy_model_uj") if r["cfg"] == "b" else None, 1e-6, "J")
+    want = ["layout",
+            "                                          a EM+EAS           b EM, EAS off   a vs b",
+            "  energy                        2.000 J   (70.71%)      4.000 J   ( 0.00%)   -50.0%",
+            "  a name beyond its column, 33 ch      2.000 J   (70.71%)      4.000 J   ( 0.00%)   -50.0%",
+            "  b only                                         -      4.000 J   ( 0.00%)        -"]
+    got = t.text().split("\n")
+    out.append((got == want, "a table's layout: fixed columns, an overlong name shifting its row",
+                [] if got == want else ["got:"] + got + ["want:"] + want))
     return out
 
 
@@ -400,10 +427,10 @@ def table_rtapp(runs, case, cfgs, em):
         return None, {}
     dur = statistics.mean(num(r, "guest_ms") or 0 for r in sel) / 1000
     iters = min(len(by[c]) for c in cfgs)
-    t = Table(f"rt-app: {n} periodic tasks, 16 ms period, 10% duty {CAL_NAMES.get(cal, cal)}, "
-              f"{dur:.1f} s a run, "
-              f"{iters} iterations; energy = EM power (eas-em, board DTB) x busy time "
-              "per OPP (trace)", cfgs, by)
+    t = Comparison(f"rt-app: {n} periodic tasks, 16 ms period, 10% duty {CAL_NAMES.get(cal, cal)}, "
+                   f"{dur:.1f} s a run, "
+                   f"{iters} iterations; energy = EM power (eas-em, board DTB) x busy time "
+                   "per OPP (trace)", cfgs, by)
     if em:
         t.row("energy, power model", lambda r: num(r, "energy_model_uj"), 1e-6, "J")
         t.row("  a15", lambda r: num(r, "energy_model_a15_uj"), 1e-6, "J")
@@ -477,9 +504,9 @@ def table_hackbench(runs, cfgs):
     if not cfgs:
         return None, {}
     groups, loops = sel[0].get("groups", "10"), sel[0].get("loops", "?")
-    t = Table(f"hackbench -g {groups} -l {loops} -s 4096: "
-              f"{min(len(by[c]) for c in cfgs)} iterations (time: guest time of the run)",
-              cfgs, by)
+    t = Comparison(f"hackbench -g {groups} -l {loops} -s 4096: "
+                   f"{min(len(by[c]) for c in cfgs)} iterations (time: guest time of the run)",
+                   cfgs, by)
     t.row("time", lambda r: num(r, "guest_ms"), 1e-3, "s")
     t.row("hackbench's own time", lambda r: num(r, "reported_s"), 1, "s")
     t.row("meters total", lambda r: num(r, "energy_meter_uj") if r.get("em") == "1" else None,
@@ -553,35 +580,43 @@ unset multiplot
     return vxu4log.gnuplot(script, "bench-report")
 
 
+def agreement_report(diffs, limit):
+    """The line on the computed energy against the meters (DIFFS, of
+    agreement()), its summary, and the error if the worst run is beyond
+    LIMIT (a fraction), else None."""
+    worst = max(diffs, key=lambda d: d[0])
+    mean = statistics.mean(d[1] for d in diffs) * 100
+    line = (f"computed energy vs the meters ({len(diffs)} runs with an EM): mean {mean:+.2f}%, "
+            f"worst {worst[1] * 100:+.2f}% (run {worst[2]['boot']}/{worst[2].get('run')}); "
+            f"limit {limit * 100:.0f}%")
+    summary = {"runs": len(diffs), "mean_percent": mean, "worst_percent": worst[1] * 100,
+               "limit_percent": limit * 100}
+    error = None
+    if worst[0] > limit:
+        error = (f"the energy computed from the trace and the EM differs from the "
+                 f"meters by {worst[1] * 100:+.2f}% in run {worst[2]['boot']}/"
+                 f"{worst[2].get('run')} (limit {limit * 100:g}%): the computed "
+                 "energy, the only one configuration c has, is off by that much")
+    return line, summary, error
+
+
 def main():
-    global AGREE
-    args = sys.argv[1:]
-    em_path = None
-    idle_path = None
-    while len(args) >= 2 and args[0] in ("--em", "--idle", "--agree"):
-        if args[0] == "--em":
-            em_path = args[1]
-        elif args[0] == "--idle":
-            idle_path = args[1]
-        else:
-            try:
-                AGREE = float(args[1]) / 100
-            except ValueError:
-                die(f"--agree {args[1]}: want a percentage, e.g. 1")
-        args = args[2:]
-    if args == ["--self-check"]:
+    if sys.argv[1:] == ["--self-check"]:
         checks = self_checks()
         for ok, desc, details in checks:
             print(f"{'ok' if ok else 'not ok'} {desc}")
             for d in details:
                 print(f"# {d}")
         return 0 if all(ok for ok, _, _ in checks) else 1
-    if len(args) < 2 or args[0].startswith("-"):
-        print("\n".join(__doc__.strip().splitlines()[2:4]), file=sys.stderr)
-        return 2
-    out, logs = args[0], args[1:]
-    em = load_em(em_path) if em_path else None
-    idle = load_idle(idle_path) if idle_path else None
+    out, logs, opts = vxu4log.report_args(__doc__, options=("em", "idle", "agree"), logs="+")
+    agree = AGREE_DEFAULT
+    if opts["agree"] is not None:
+        try:
+            agree = float(opts["agree"]) / 100
+        except ValueError:
+            die(f"--agree {opts['agree']}: want a percentage, e.g. 1")
+    em = load_em(opts["em"]) if opts["em"] else None
+    idle = load_idle(opts["idle"]) if opts["idle"] else None
 
     runs, errors, boots = [], [], []
     for log in logs:
@@ -650,19 +685,10 @@ def main():
         print(text + "\n")
         summary["hackbench"] = s
     if diffs:
-        worst = max(diffs, key=lambda d: d[0])
-        mean = statistics.mean(d[1] for d in diffs) * 100
-        print(f"computed energy vs the meters ({len(diffs)} runs with an EM): mean {mean:+.2f}%, "
-              f"worst {worst[1] * 100:+.2f}% (run {worst[2]['boot']}/{worst[2].get('run')}); "
-              f"limit {AGREE * 100:.0f}%")
-        summary["energy_computed_vs_meters"] = {"runs": len(diffs), "mean_percent": mean,
-                                                "worst_percent": worst[1] * 100,
-                                                "limit_percent": AGREE * 100}
-        if worst[0] > AGREE:
-            errors.append(f"the energy computed from the trace and the EM differs from the "
-                          f"meters by {worst[1] * 100:+.2f}% in run {worst[2]['boot']}/"
-                          f"{worst[2].get('run')} (limit {AGREE * 100:g}%): the computed "
-                          "energy, the only one configuration c has, is off by that much")
+        line, summary["energy_computed_vs_meters"], error = agreement_report(diffs, agree)
+        print(line)
+        if error:
+            errors.append(error)
     elif em and "c" in cfgs:
         errors.append("no run with an EM to check the computed energy against the meters")
     walls = [(r["boot"], num(r, "host_ms")) for r in runs if num(r, "host_ms") is not None]

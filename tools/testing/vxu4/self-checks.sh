@@ -6,7 +6,8 @@
 # the optimal placement search against an exhaustive one, LISA's noise
 # accounting, the known-failure rule, the trace reader's error) on the
 # board DTB's EM, bench-report.py's statistics (the Mann-Whitney p of
-# a change, the energy against the overutilized time), and the trace
+# a change, the energy against the overutilized time) and its tables'
+# layout, and the trace
 # reader build/trace-events on a made trace.dat, whole, cut and corrupt
 # (trace-events-test.sh), and the static checks' own tests on throwaway
 # inputs: commit-subjects.sh on a git repository of good and bad commits

@@ -13,8 +13,9 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
                                     "cpu=N capacity=C fmax_khz=F
                                     power=KHZ:UW,KHZ:UW,..."
 
-and, for the reports, at_lines(LINES, KIND) (at on a log already read),
-mean_rsd(VALUES), table(HEAD, ROWS), write_report(OUT, LINES) and
+and, for the reports, report_args(DOC) (their command line),
+at_lines(LINES, KIND) (at on a log already read), mean_rsd(VALUES),
+mann_whitney(A, B), table(HEAD, ROWS), write_report(OUT, LINES) and
 gnuplot(SCRIPT, PROG).
 
 Exit: 0, or 2 for bad usage or an unreadable file.
@@ -53,13 +54,26 @@ def mean_rsd(values):
     return mean, (sd / mean * 100 if mean else 0.0)
 
 
-def report_args(doc):
-    """A report's OUT_DIR and LOG arguments; with any other count, DOC's
-    first paragraph (its usage) on stderr and exit 2."""
-    if len(sys.argv) != 3:
-        print(doc.split("\n\n")[0], file=sys.stderr)
+def report_args(doc, options=(), logs=1):
+    """A report's arguments: OUT_DIR, then LOGS LOG arguments (LOGS "+":
+    one or more), after any of OPTIONS, each given as "--NAME VALUE"
+    (the last one given wins). Returns OUT_DIR and the LOG (LOGS 1) or
+    the list of LOGs (LOGS "+"), and with OPTIONS a third value, the
+    dict {NAME: VALUE, or None where not given}. With other arguments,
+    DOC's usage on stderr (its paragraph that starts with "Usage:", else
+    its first) and exit 2."""
+    args, opts = sys.argv[1:], dict.fromkeys(options)
+    while len(args) >= 2 and args[0].startswith("--") and args[0][2:] in opts:
+        opts[args[0][2:]] = args[1]
+        args = args[2:]
+    nlogs = len(args) - 1
+    if (nlogs < 1 if logs == "+" else nlogs != logs) or args[0].startswith("-"):
+        paras = doc.strip("\n").split("\n\n")
+        print(next((p for p in paras if p.startswith("Usage:")), paras[0]), file=sys.stderr)
         sys.exit(2)
-    return sys.argv[1], sys.argv[2]
+    out, rest = args[0], args[1:]
+    ret = (out, rest[0] if logs == 1 else rest)
+    return ret + (opts,) if options else ret
 
 
 def mann_whitney(a, b):
@@ -105,11 +119,16 @@ def gnuplot(script, prog):
     return True
 
 
-def table(head, rows):
+def table(head, rows, sep=" | ", align=None, widths=None):
     """HEAD and ROWS (lists of strings) as text lines, columns padded and
-    separated by " | "."""
-    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
-    return [" | ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+    separated by SEP. ALIGN: a column's alignment, "<" (left, the
+    default) or ">" (right), one character a column. WIDTHS: the
+    columns' widths, fixed (a longer cell shifts the rest of its row,
+    not its column); default the widest cell's."""
+    if widths is None:
+        widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    align = align or "<" * len(head)
+    return [sep.join(f"{c:{a}{w}}" for c, a, w in zip(r, align, widths)).rstrip()
             for r in [head] + rows]
 
 
