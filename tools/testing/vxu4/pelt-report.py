@@ -130,10 +130,7 @@ plot {plots}, 717 with lines dt 2 lc rgb 'gray' notitle
 
 
 def main():
-    if len(sys.argv) != 5:
-        print(__doc__.split("\n\n")[0], file=sys.stderr)
-        sys.exit(2)
-    out, logs = sys.argv[1], sys.argv[2:]
+    out, logs = vxu4log.report_args(__doc__, logs=len(MULTS))
     allruns, utils, iters = {}, {}, {}
     for m, arg in zip(MULTS, logs):
         allruns[m], utils[m], iters[m] = {}, None, 0

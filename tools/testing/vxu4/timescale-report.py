@@ -147,10 +147,7 @@ def one(log):
 
 
 def main():
-    if len(sys.argv) != 2:
-        print(__doc__.split("\n\n", maxsplit=1)[0], file=sys.stderr)
-        sys.exit(2)
-    out = sys.argv[1]
+    out, _ = vxu4log.report_args(__doc__, logs=0)
     logs = glob.glob(os.path.join(out, "K*.log"))
     if not logs:
         die(f"{out}: no K<k>.log: run make timescale-bench", 2)
