@@ -193,6 +193,11 @@ done
 freq=$(at step_freq)
 for p in policy0 policy4; do
 	l=$(echo "$freq" | grep "policy=$p ")
+	if [ -z "$(echo "$l" | value max)" ]; then
+		nok "$p: scaling_max_freq lowered to its lowest OPP under load, the policy ran there" \
+			"no @step_freq line for $p in $log"
+		continue
+	fi
 	expect "$p: scaling_max_freq lowered to its lowest OPP under load, the policy ran there" \
 		"$(echo "$l" | value max)" "$(echo "$l" | value cur)"
 done
