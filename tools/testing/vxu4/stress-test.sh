@@ -35,13 +35,13 @@
 # --reps N (make check-debug): cpu1, cpu4 and cpu5 offline and online
 # (an A7, an A15 and the A15 policy's owner: every role a CPU has), both
 # clusters, and each switch N times instead of 20 and 100 (the guest is
-# deterministic: repeating a step adds only exposure to races, at about
-# 2 min of wall time a step on the debug kernel).
+# deterministic: repeating a step adds only exposure to races, at 2 to
+# 7 min of wall time a step on the debug kernel).
 #
 # Usage: stress-test.sh [--kernel debug] [--short | --reps N] [CONSOLE_LOG]
 #   (no log: boot build/obj's zImage, or build/obj-debug's with --kernel
 #   debug, in vxu4.mode=stress; the console goes to
-#   build/stress[-debug][-short].log)
+#   build/stress[-debug][-short|-repsN].log)
 
 set -uo pipefail
 

@@ -56,9 +56,10 @@ def mean_rsd(values):
 
 def report_args(doc, options=(), logs=1):
     """A report's arguments: OUT_DIR, then LOGS LOG arguments (a number,
-    0 for none, or "+": one or more), after any of OPTIONS, each given as "--NAME VALUE"
-    (the last one given wins). Returns OUT_DIR and the LOG (LOGS 1) or
-    the list of LOGs (LOGS "+"), and with OPTIONS a third value, the
+    0 for none, or "+": one or more), after any of OPTIONS, each given
+    as "--NAME VALUE" (the last one given wins). Returns OUT_DIR and the
+    LOG (LOGS 1) or the list of LOGs (any other LOGS), and with OPTIONS
+    a third value, the
     dict {NAME: VALUE, or None where not given}. With other arguments,
     DOC's usage on stderr (its paragraph that starts with "Usage:", else
     its first) and exit 2."""
