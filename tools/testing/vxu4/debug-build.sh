@@ -1,17 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the debug kernel (scripts/kernel.sh with KERNEL_VARIANT=debug and
-# KERNEL_CONFIG_EXTRA=tools/testing/vxu4/debug.config: the board's config
-# plus that fragment, in build/obj-debug)
-# and say so in KTAP: one result, with the time it took and the debugging
-# options it has. Its build output goes to stderr.
+# Build the debug kernel (kernel-variant.sh debug: the board's config plus
+# tools/testing/vxu4/debug.config, in build/obj-debug) and say so in
+# KTAP: one result, with the time it took and the debugging options it
+# has. Its build output goes to stderr.
 
 . "$(dirname "$0")/../ktap.sh"
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 start=$SECONDS
-if KERNEL_VARIANT=debug KERNEL_CONFIG_EXTRA=$top/tools/testing/vxu4/debug.config \
-	"$top/scripts/kernel.sh" build >&2; then
+if "$top/tools/testing/vxu4/kernel-variant.sh" debug >/dev/null; then
 	cfg=$top/build/obj-debug/.config
 	opts=$(grep -oE '^CONFIG_(PROVE_LOCKING|DEBUG_ATOMIC_SLEEP|KASAN_GENERIC|UBSAN|DEBUG_LIST|DEBUG_OBJECTS_TIMERS|DETECT_HUNG_TASK|SOFTLOCKUP_DETECTOR)=y' "$cfg" |
 		sed 's/^CONFIG_//; s/=y$//' | tr '\n' ' ')

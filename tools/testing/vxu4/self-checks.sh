@@ -11,7 +11,8 @@
 # reader build/trace-events on a made trace.dat, whole, cut and corrupt
 # (trace-events-test.sh), and the static checks' own tests on throwaway
 # inputs: commit-subjects.sh on a git repository of good and bad commits
-# (tools/testing/commit-subjects-test.sh). One KTAP document.
+# (tools/testing/commit-subjects-test.sh), and kernel-variant.sh's refusal
+# of a variant it has no fragment for. One KTAP document.
 #
 # Usage: self-checks.sh   (needs make kernel and make tools: the board
 # DTB, eas-em, build/trace-events)
@@ -53,4 +54,14 @@ judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py"
 judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
 judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
 judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
+
+# kernel-variant.sh (the benches' KERNEL=NAME): a name without a fragment
+# is refused before any build, exit 2, naming the fragments there are.
+err=$("$top/tools/testing/vxu4/kernel-variant.sh" nosuch 2>&1 >/dev/null)
+rc=$?
+if [ "$rc" -eq 2 ] && [[ $err == *"'nosuch' is no kernel variant"*" nolockdebug"* ]]; then
+	ok "kernel-variant.sh nosuch: exit 2, names the variants there are"
+else
+	nok "kernel-variant.sh nosuch: exit 2, names the variants there are" "exit $rc" "$err"
+fi
 finish
