@@ -3,8 +3,7 @@
 #
 # EAS under the events that make it rebuild its state, in the virtual XU4,
 # with rt-app's periodic tasks (4, 16 ms, 10%), hackbench (-g 1 -l 10, every
-# 0.5 s) and a reader of the EM in
-# debugfs running (the guest's vxu4.mode=stress): each CPU offline and
+# 2 s) and a reader of the EM in debugfs (every 0.5 s) running (the guest's vxu4.mode=stress): each CPU offline and
 # online in turn, a whole cluster offline and online, each policy's
 # governor schedutil -> performance -> schedutil 20 times,
 # sched_energy_aware toggled 100 times, scaling_max_freq lowered and
@@ -35,8 +34,8 @@
 # --reps N (make check-debug): cpu1, cpu4 and cpu5 offline and online
 # (an A7, an A15 and the A15 policy's owner: every role a CPU has), both
 # clusters, and each switch N times instead of 20 and 100 (the guest is
-# deterministic: repeating a step adds only exposure to races, at 2 to
-# 7 min of wall time a step on the debug kernel).
+# deterministic: repeating a step adds only exposure to races, at about
+# 1 to 2 min of wall time a step on the debug kernel).
 #
 # Usage: stress-test.sh [--kernel debug] [--short | --reps N] [CONSOLE_LOG]
 #   (no log: boot build/obj's zImage, or build/obj-debug's with --kernel
