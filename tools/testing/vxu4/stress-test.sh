@@ -103,6 +103,8 @@ expand() {
 
 steps=$(at step)
 nsteps=$(echo "$steps" | grep -c .)
+counts=$(at stress_counts)
+echo "what the stress went through: ${counts:-no @stress_counts line} (CPU offlinings, each followed by its onlining; governor and sched_energy_aware writes the kernel took)"
 [ "$nsteps" -gt 0 ] || nok "the guest reported its steps" "no @step lines in $log"
 pds=$(at step_pds)
 whys=$(at step_why)
