@@ -36,6 +36,10 @@
 #   TIME_SCALE=1   the guest's time scale K (scripts/vxu4.sh's
 #                  VXU4_TIME_SCALE): a guest ns holds K instructions, and
 #                  a guest second costs about K times the wall time
+#   KERNEL=        a variant of the board's kernel to boot instead of
+#                  build/obj's: NAME for build/obj-NAME, the board's config
+#                  plus tools/testing/vxu4/NAME.config (nolockdebug: no lock
+#                  debugging), built first (kernel-variant.sh)
 #   PARALLEL=1     0: one boot after the other (on two host cores only
 #                  one boot at a time runs on a core of its own:
 #                  scripts/vxu4.sh)
@@ -63,6 +67,11 @@ if ! [[ $scale =~ ^[0-9]+$ ]] || [ "$scale" -lt 1 ] || [ "$scale" -gt 64 ]; then
 	bad "TIME_SCALE=$scale: want a whole number from 1 to 64"
 fi
 export VXU4_TIME_SCALE=$scale
+kernel=${KERNEL:-}
+if [ -n "$kernel" ]; then
+	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
+	export VXU4_KERNEL
+fi
 
 eas_em=$top/tools/power/eas/eas-em
 [ -x "$eas_em" ] || bad "$eas_em is missing: run 'make tools' (make bench does)"
@@ -143,11 +152,11 @@ run() {
 	echo "commit: $(git -C "$top" rev-parse HEAD 2>/dev/null)$(git -C "$top" diff --quiet 2>/dev/null || echo ' (with local changes)')"
 	echo "qemu: $(qemu-system-arm --version | head -1)"
 	echo "host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "settings: ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel TIME_SCALE=$scale"
+	echo "settings: ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel TIME_SCALE=$scale KERNEL=${kernel:-board}"
 } >"$out/info.txt"
 
 echo "==> bench: $iter iterations of configurations $configs; rt-app $tasks tasks, ${duration} s;" \
-	"hackbench -g $hbg -l $hb -s 4096; time scale K=$scale; results in ${out#"$top"/}"
+	"hackbench -g $hbg -l $hb -s 4096; time scale K=$scale; kernel ${kernel:-board}; results in ${out#"$top"/}"
 start=$EPOCHREALTIME
 # Two host cores, one QEMU each. The EM board's configurations (a, b: two
 # runs an iteration) cost twice what c or d does, so with PARALLEL=1 the
@@ -200,7 +209,7 @@ python3 "$top/tools/testing/vxu4/bench-report.py" --em "$out/em.json" --idle "$b
 	tee "$out/report.txt" || rc=$?
 how="at once"
 [ "$parallel" = 1 ] || how="one after the other"
-echo "bench: wall time $wall s for the boots ($how), time scale K=$scale" | tee -a "$out/report.txt"
+echo "bench: wall time $wall s for the boots ($how), time scale K=$scale, kernel ${kernel:-board}" | tee -a "$out/report.txt"
 if [ "$failed" = 1 ] || [ "$rc" != 0 ]; then
 	echo "bench.sh: the bench is incomplete or inconsistent: see the messages above" >&2
 	exit 1

@@ -23,7 +23,9 @@
 # it weighs on the board, where at K=1 a small task's util_avg sat 26
 # above its duty and EAS put it on an A15 half the time; all eight tests
 # take about the wall time they take at K=1, 2 min 57 s against 2 min
-# 48 s).
+# 48 s); KERNEL=NAME (a variant of the board's kernel: build/obj-NAME,
+# the board's config plus tools/testing/vxu4/NAME.config, built first by
+# kernel-variant.sh; nolockdebug: without lock debugging).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -35,6 +37,10 @@ bad() { echo "eas-behaviour.sh: $*" >&2; exit 2; }
 for f in "$build/obj/arch/arm/boot/zImage" "$build/trace-events" "$top/tools/power/eas/eas-em"; do
 	[ -f "$f" ] || bad "$f is missing: run 'make eas-behaviour' (it builds it)"
 done
+if [ -n "${KERNEL:-}" ]; then
+	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$KERNEL") || exit
+	export VXU4_KERNEL
+fi
 tests=${TESTS:-}
 export VXU4_TIME_SCALE=${VXU4_TIME_SCALE:-8}
 [[ $tests =~ ^[A-Za-z,]*$ ]] || bad "TESTS=$tests: want test names separated by commas"

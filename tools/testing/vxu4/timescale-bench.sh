@@ -15,6 +15,11 @@
 #   SCALES="1 2 4 8 16"  the time scales, 1 to 64
 #   REPS=3               repetitions of each measurement in a boot
 #   HB_A=10 HB_B=40      hackbench's two loop counts (-g 10 -s 4096)
+#   KERNEL=              a variant of the board's kernel to boot instead of
+#                        build/obj's: NAME for build/obj-NAME, the board's
+#                        config plus tools/testing/vxu4/NAME.config
+#                        (nolockdebug: no lock debugging), built first
+#                        (kernel-variant.sh)
 # Results in build/timescale-bench/<date>/: K<k>.log (each console line
 # behind the host's time, s), report.txt, summary.json, timescale.png.
 set -euo pipefail
@@ -31,11 +36,17 @@ done
 for k in $scales; do
 	if [[ ! $k =~ ^[1-9][0-9]?$ ]] || [ "$k" -gt 64 ]; then bad "SCALES: $k is no time scale (1 to 64)"; fi
 done
-[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make timescale-bench does)"
+kernel=${KERNEL:-}
+if [ -n "$kernel" ]; then
+	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
+	export VXU4_KERNEL
+else
+	[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make timescale-bench does)"
+fi
 
 out=$build/timescale-bench/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out"
-echo "==> time scales $scales: REPS=$reps HB_A=$hb_a HB_B=$hb_b, results in ${out#"$top"/}"
+echo "==> time scales $scales: REPS=$reps HB_A=$hb_a HB_B=$hb_b, kernel ${kernel:-board}, results in ${out#"$top"/}"
 for k in $scales; do
 	t0=$(date +%s)
 	# Each console line behind the host's time when it came (s).

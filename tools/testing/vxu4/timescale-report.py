@@ -96,7 +96,8 @@ def one(log):
         k, ref = int(h["scale"]), int(h["ref_permille"])
     except (KeyError, ValueError):
         die(f"{log}: @ts {head[0]}: no time scale or reference (is the CPU speed emulation on?)")
-    r = {"scale": k, "ref_permille": ref}
+    # lockdep: the kernel's lock debugging (absent from older logs)
+    r = {"scale": k, "ref_permille": ref, "lockdep": {"1": "on", "0": "off"}.get(h.get("lockdep"), "unknown")}
 
     refs = vxu4log.at_lines(lines, "ts_ref")
     rates = [int(vxu4log.kv(x)["insns"]) / int(vxu4log.kv(x)["wall_ns"]) for x in refs]
@@ -184,6 +185,8 @@ def main():
              f"board: A15 null system call {BOARD['a15_syscall_us']:.2f} us, pipe round trip "
              f"{BOARD['a15_pipe_rt_us']:.1f} us (lmbench on TI's AM572x, A15 at 1.5 GHz, "
              "Linux 6.12, scaled to 2 GHz)",
+             "guest kernel's lock debugging (lockdep): "
+             + ", ".join(f"K={r['scale']} {r['lockdep']}" for r in rows),
              ""] + vxu4log.table(head, body)
     vxu4log.write_report(out, lines)
 
