@@ -72,10 +72,12 @@ kversion() {
 }
 
 # The base: the pristine Debian tree (sparse: the files needed() names),
-# committed once.
+# committed once, and again when a sparse base would lack a file the
+# series now needs (a patch that changes a file none changed before).
 base() {
-	local err
-	[ -f "$repo/.git/base-done" ] && return 0
+	local err sum=full
+	[ -n "$sparse" ] && sum=$(needed | sort -u | sha256sum | cut -d' ' -f1)
+	[ "$(cat "$repo/.git/base-done" 2>/dev/null)" = "$sum" ] && return 0
 	[ -f "$ktar" ] || die "$ktar is missing: install Debian's linux-source-6.12 package (make deps)"
 	rm -rf "$repo"
 	mkdir -p "$repo"
@@ -101,7 +103,7 @@ base() {
 		git commit -q -m "Linux $(kversion) (Debian linux-source-6.12)" &&
 		git tag -f base >/dev/null
 	) || die "cannot commit the base in $repo"
-	touch "$repo/.git/base-done"
+	echo "$sum" >"$repo/.git/base-done"
 }
 
 # Every file of our overlay is in exactly one patch of patches/files.
