@@ -74,10 +74,9 @@ counter_delta() {
 # boot_kernel LOG KERNEL_ARGS...: boot the virtual XU4 with build/obj$sfx's
 # zImage ($sfx: "", or "-debug" for the debug kernel), its console in LOG;
 # VXU4_TIMEOUT defaults to 3000 s, 9000 s for the debug kernel: lockdep
-# and KASAN make each stress step about 13 s of guest time (1 s
-# otherwise), and its stress boot reached step 23 of its 32 in 50 min of
-# wall time with another boot beside it, step 3 in 20 min beside a
-# make check.
+# and KASAN make a fork cost about half a second of guest time and a
+# stress step 7 to 20 s (1 s otherwise), and its stress boot (--reps 2)
+# took about 40 min of wall time with other boots beside it.
 boot_kernel() {
 	local log=$1 top limit=3000
 	shift
