@@ -24,7 +24,8 @@
 # once, each lane one suite after the other; "any" suites (boots that need
 # no core of their own) are the iso lane's, unless the host lane, its own
 # suites done, starts one first; "here" suites (judges of the logs others
-# wrote) run in this script when their turn comes. Every suite is shown
+# wrote) run in this script when their turn comes, but for those at the
+# head of the list, which run before the lanes start. Every suite is shown
 # in the list's order as soon as it and those before it are done. A suite
 # alone (--suite) runs here, as its make target always ran it: with the
 # caller's environment (no VXU4_ISOLATE=0: no other lane wants a core)
@@ -160,12 +161,6 @@ run_lane() {
 		done
 	done
 }
-# Each lane a session of its own, so that a kill takes its QEMU along.
-for lane in iso host; do
-	case " ${lanes[*]} " in *" $lane "* | *" any "*) ;; *) continue ;; esac
-	setsid bash -c "$(declare -p ids lanes cmds out); $(declare -f run_lane); run_lane $lane" &
-	lane_pids+=($!)
-done
 
 passed=0 failed=0 todo=0 skipped=0 nsuite=0
 suites_failed=()
@@ -177,6 +172,20 @@ else
 	echo "# make check tier '$tier': $nsuites suites from ${list#"$top"/}"
 fi
 echo "1..$nsuites"
+
+# The "here" suites at the head of the list (a kernel build that the boots
+# of both lanes need) run before the lanes start.
+for i in "${!ids[@]}"; do
+	if [ -n "$alone" ] || [ "${lanes[$i]}" != here ]; then break; fi
+	bash -c "${cmds[$i]}" >"$out/${ids[$i]}.out" 2>"$out/${ids[$i]}.err" </dev/null
+	echo $? >"$out/${ids[$i]}.rc"
+done
+# Each lane a session of its own, so that a kill takes its QEMU along.
+for lane in iso host; do
+	case " ${lanes[*]} " in *" $lane "* | *" any "*) ;; *) continue ;; esac
+	setsid bash -c "$(declare -p ids lanes cmds out); $(declare -f run_lane); run_lane $lane" &
+	lane_pids+=($!)
+done
 
 # show NAME OUT ERR RC: a suite's KTAP nested (4 spaces) under "# Subtest:
 # NAME", its stderr as diagnostics, its results added to ours, its own
@@ -225,7 +234,7 @@ for i in "${!ids[@]}"; do
 		: >"$out/$id.err"
 		bash -c "${cmds[$i]}" >"$out/$id.out" </dev/null
 		echo $? >"$out/$id.rc"
-	elif [ "${lanes[$i]}" = here ]; then
+	elif [ "${lanes[$i]}" = here ] && [ ! -e "$out/$id.rc" ]; then
 		bash -c "${cmds[$i]}" >"$out/$id.out" 2>"$out/$id.err" </dev/null
 		echo $? >"$out/$id.rc"
 	fi
