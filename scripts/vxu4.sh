@@ -92,7 +92,7 @@ icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 # at boot (the partition scan), which then never complete, so it runs
 # unisolated.
 
-# isolate_core: lock a host core for this boot (build/.vxu4-core.N, held
+# isolate_core: lock a host core for this boot (/tmp/vxu4-core.N, held
 # by QEMU until it exits) and set core; else set why, and fail.
 isolate_core() {
 	local cpus c
@@ -105,7 +105,7 @@ isolate_core() {
 		{ why="only one host core: it stays with the rest of the host"; return 1; }
 	# The first allowed core is left to the rest of the host.
 	for c in $(echo "$cpus" | tail -n +2); do
-		exec {core_fd}>"$build/.vxu4-core.$c"
+		exec {core_fd}>"/tmp/vxu4-core.$c"
 		if flock -n "$core_fd"; then
 			core=$c
 			return 0
