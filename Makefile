@@ -18,7 +18,8 @@
 #   make boost-bench  boost OPPs: none, always, the load-aware budget compared
 #   make idle-bench   idle governors mbed, menu, teo, ladder compared: frames, audio, video, latency
 #   make timescale-bench  the guest's time scale K against the board: probes, hackbench, wall cost
-#   make odroid   the board's files (zImage, modules, DTBs) in build/odroid
+#   make odroid   the board's packages (kernel, headers, eas-em: armhf .debs),
+#                 its boot.ini, and the same kernel as files, in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
 #
 # Build products live in build/ (git-ignored).
@@ -186,8 +187,7 @@ bench: vxu4 initramfs tools
 timescale-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/timescale-bench.sh
 
-odroid: deps
-	@scripts/kernel.sh modules
+odroid: deps tools
 	@scripts/odroid.sh
 
 # The series as kernel people take it: git format-patch output in

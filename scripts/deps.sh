@@ -21,6 +21,8 @@ pkgs=(
 	shellcheck			# the static suite's shell checks
 	libglib2.0-dev			# the QEMU plugin (qemu-plugin.h includes glib.h)
 	libtracecmd-dev libtracefs-dev libtraceevent-dev  # build/trace-events: the guest's trace.dat
+	debhelper libssl-dev:armhf	# make odroid: the kernel's bindeb-pkg (its headers
+					# package builds sign-file for armhf)
 )
 
 # QEMU comes from Debian 12's backports suite: QEMU 10 runs the 8 vCPUs
@@ -73,6 +75,12 @@ if [ ! -f "$sources" ] || [ ! -f "$prefs" ]; then
 	EOF
 fi
 [ ${#want[@]} -eq 0 ] && want=(qemu-system-arm)
+# armhf packages (libssl-dev:armhf; the guest's, scripts/mkinitramfs.sh)
+# need armhf enabled in dpkg.
+if ! dpkg --print-foreign-architectures | grep -qx armhf; then
+	echo "==> dpkg: enabling armhf (dpkg --add-architecture armhf)"
+	$SUDO dpkg --add-architecture armhf
+fi
 echo "==> installing with apt: ${want[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q >/dev/null

@@ -5,13 +5,18 @@
 # git-ignored folder, our overlay laid over it, patches/series applied with
 # quilt, exynos_defconfig + our fragments, built with ccache into build/obj.
 #
-# Usage: scripts/kernel.sh prepare|config|build|modules|version
+# Usage: scripts/kernel.sh prepare|config|build|modules|deb|version
 #   prepare  unpack (once), overlay, (re)apply the patch series
 #   config   write build/obj/.config (only replaced when it changes)
 #   build    prepare + config + make zImage, dtbs: what the virtual board
 #            boots (it loads no module)
 #   modules  build, and the modules too: what a real board needs (make
 #            odroid): 360 more of its 2801 objects, mac80211 among them
+#   deb      modules, then the kernel's own Debian packages (make
+#            bindeb-pkg): linux-image-REL (the zImage as /boot/vmlinuz-REL,
+#            the modules, every DTB under /usr/lib/linux-image-REL/),
+#            linux-headers-REL and linux-libc-dev, armhf, version REL-1,
+#            written to build/ (make odroid moves them)
 #   version  print the kernel release being built
 #
 # Environment: JOBS (default: cores + 1), KTAR (the source tarball),
@@ -208,6 +213,17 @@ prepare) unpack; overlay; patches ;;
 config) unpack; overlay; patches; config ;;
 build) unpack; overlay; patches; config; kbuild zImage dtbs ;;
 modules) unpack; overlay; patches; config; kbuild zImage modules dtbs ;;
+deb) unpack; overlay; patches; config; kbuild zImage modules dtbs
+	# The package's revision is the build's version (1, above), so that
+	# bindeb-pkg's KBUILD_BUILD_VERSION=REVISION changes nothing and the
+	# packaged zImage is the one just built.
+	KDEB_PKGVERSION=$(cat "$kobj/include/config/kernel.release")-$KBUILD_BUILD_VERSION
+	# No linux-image-REL-dbg (the debug info of vmlinux and the modules:
+	# 92 MB, 90 s of xz here): make bindeb-pkg without this profile
+	# makes it.
+	DPKG_FLAGS=-Ppkg.linux-upstream.nokerneldbg
+	export KDEB_PKGVERSION DPKG_FLAGS
+	kbuild bindeb-pkg ;;
 version) version ;;
-*) echo "usage: $0 prepare|config|build|modules|version" >&2; exit 2 ;;
+*) echo "usage: $0 prepare|config|build|modules|deb|version" >&2; exit 2 ;;
 esac
