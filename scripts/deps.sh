@@ -23,6 +23,8 @@ pkgs=(
 	libtracecmd-dev libtracefs-dev libtraceevent-dev  # build/trace-events: the guest's trace.dat
 	debhelper libssl-dev:armhf	# make odroid: the kernel's bindeb-pkg (its headers
 					# package builds sign-file for armhf)
+	parallel openssh-client openssh-server	# HOSTS= make bench: GNU parallel over ssh
+					# (the server: its loopback test)
 )
 
 # QEMU comes from Debian 12's backports suite: QEMU 10 runs the 8 vCPUs

@@ -43,9 +43,22 @@
 #   PARALLEL=1     0: one boot after the other (on two host cores only
 #                  one boot at a time runs on a core of its own:
 #                  scripts/vxu4.sh)
-# Results in build/bench/<date>/: the console log (ab1.log, c.log, d.log, ab2.log)
-# and host arrival times of the run markers (NAME.stamps) of each boot,
-# em.json, runs.csv, summary.json, bench.png, report.txt.
+#   HOSTS=         GNU parallel's sshlogin file (--sshloginfile: a host a
+#                  line, "[N/]HOST" or "[N/]ssh -p PORT HOST", ':' for this
+#                  one, N boots at once there, by default its cores): every
+#                  iteration of every configuration a boot of its own
+#                  (ab-I, c-I, d-I), handed out to those hosts by GNU
+#                  parallel, which ships the zImage, DTBs, initramfs and
+#                  scripts/vxu4.sh to each once and brings each boot's
+#                  files back; the same report. A host needs QEMU 10 (with
+#                  plugins, as scripts/deps.sh installs it), fdtget,
+#                  util-linux, rsync and GNU parallel; PARALLEL is unused
+#   BENCH_OUT=     the results' folder (default build/bench/<date>)
+# Results in build/bench/<date>/: the console log (ab1.log, c.log, d.log,
+# ab2.log; with HOSTS ab-I.log, ...), the host's arrival times of the run
+# markers (NAME.stamps) and the exit status (NAME.rc) of each boot
+# (tools/testing/vxu4/bench-job.sh), em.json, runs.csv, summary.json,
+# bench.png, report.txt; with HOSTS jobs.txt and parallel's hosts.joblog.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -68,9 +81,17 @@ if ! [[ $scale =~ ^[0-9]+$ ]] || [ "$scale" -lt 1 ] || [ "$scale" -gt 64 ]; then
 fi
 export VXU4_TIME_SCALE=$scale
 kernel=${KERNEL:-}
+zimage=${VXU4_KERNEL:-$build/obj/arch/arm/boot/zImage}
 if [ -n "$kernel" ]; then
-	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
-	export VXU4_KERNEL
+	zimage=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
+fi
+hosts=${HOSTS:-}
+if [ -n "$hosts" ]; then
+	[ -f "$hosts" ] ||
+		bad "HOSTS=$hosts: no such file: want GNU parallel's sshlogin file, a host a line ([N/]HOST, ':' for this one)"
+	hosts=$(realpath -- "$hosts")
+	command -v parallel >/dev/null || bad "GNU parallel is missing: run 'make deps' (Debian's parallel)"
+	[ -f "$build/insn-count.so" ] || bad "$build/insn-count.so is missing: run 'make vxu4' (make bench does)"
 fi
 
 eas_em=$top/tools/power/eas/eas-em
@@ -79,8 +100,9 @@ for f in "$build/vxu4.dtb" "$build/vxu4-noem.dtb" "$build/vxu4-noem-nomc.dtb"; d
 	[ -f "$f" ] || bad "$f is missing: run 'make vxu4' (make bench does)"
 done
 
-out=$build/bench/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
+out=${BENCH_OUT:-$build/bench/$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out" || bad "BENCH_OUT=$out: cannot make that folder"
+out=$(realpath -- "$out")
 "$eas_em" compute --json "$build/vxu4.dtb" >"$out/em.json" 2>"$out/em.err" ||
 	{ cat "$out/em.err" >&2; bad "eas-em could not compute the EM of $build/vxu4.dtb"; }
 
@@ -98,53 +120,23 @@ budget() {
 	echo $((300 * scale + 2 * scale * $2 * $1 * (ncases * (duration * 22 + 10) + (hb > 0 ? 10 + hb * hbg : 0))))
 }
 
-# bench_progress BOOT LINE: one line of progress for a "@bench TEST
-# key=value ..." line (read by vxu4log.py, by key).
-bench_progress() {
-	local rest=${2#@bench } k
-	local -A v
-	for k in tasks iter cfg guest_ms; do
-		v[$k]=$(echo "$rest" | python3 "$top/tools/testing/vxu4/vxu4log.py" value "$k")
-	done
-	printf '    [%s] %s%s iteration %s, configuration %s: %s ms of guest time\n' "$1" \
-		"${rest%% *}" "${v[tasks]:+ ${v[tasks]} tasks,}" "${v[iter]}" "${v[cfg]}" "${v[guest_ms]}"
-}
-
-# stamp NAME: pass a boot's console through, writing the host's arrival
-# time of each run marker to $out/NAME.stamps and one progress line a run.
-stamp() {
-	local line now
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		now=$EPOCHREALTIME
-		case $line in
-		@bench_start\ * | @bench_end\ *)
-			printf '%s %s\n' "$now" "$line" >>"$out/$1.stamps" ;;
-		@bench\ *)
-			bench_progress "$1" "$line" ;;
-		@bench_error*) echo "    [$1] $line" ;;
-		"==> "* | *"Kernel panic"* | *"BUG:"* | *"Oops"*) echo "    [$1] $line" ;;
-		esac
-	done
-}
-
-# boot NAME DTB CONFIGS NCFG ITER FIRST: iterations FIRST..FIRST+ITER-1
+# boot NAME DTB CONFIGS NCFG ITER FIRST: iterations FIRST..FIRST+ITER-1,
+# here (tools/testing/vxu4/bench-job.sh: $out/NAME.log, .stamps, .rc)
 boot() {
 	local limit
 	limit=$(budget "$4" "$5")
 	echo "==> bench boot '$1': configurations $3 on $(basename "$2"), iterations" \
 		"$6..$(($6 + $5 - 1)), time limit $limit s"
-	VXU4_DTB=$2 VXU4_TIMEOUT=$limit VXU4_LOG=$out/$1.log "$top/scripts/vxu4.sh" boot \
-		vxu4.mode=bench vxu4.iter="$5" vxu4.tasks="$tasks" vxu4.duration="$duration" \
-		vxu4.hb_loops="$hb" vxu4.hb_groups="$hbg" vxu4.bench_cfg="$3" \
-		vxu4.bench_first="$6" | stamp "$1"
+	# shellcheck disable=SC2046 # guest_args: words
+	"$top/tools/testing/vxu4/bench-job.sh" "$out/$1" "$limit" "$scale" "$zimage" "$2" \
+		"$build/initramfs.cpio.gz" $(guest_args "$5" "$3" "$6") || true
 }
 
-# run NAME ...: boot, its status in $out/NAME.rc
-run() {
-	local rc=0
-	boot "$@" || rc=$?
-	echo "$rc" >"$out/$1.rc"
+# guest_args ITER CONFIGS FIRST: the bench's kernel arguments (words with
+# no blank or shell character in them).
+guest_args() {
+	echo "vxu4.mode=bench vxu4.iter=$1 vxu4.tasks=$tasks vxu4.duration=$duration" \
+		"vxu4.hb_loops=$hb vxu4.hb_groups=$hbg vxu4.bench_cfg=$2 vxu4.bench_first=$3"
 }
 
 {
@@ -152,47 +144,100 @@ run() {
 	echo "commit: $(git -C "$top" rev-parse HEAD 2>/dev/null)$(git -C "$top" diff --quiet 2>/dev/null || echo ' (with local changes)')"
 	echo "qemu: $(qemu-system-arm --version | head -1)"
 	echo "host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "settings: ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel TIME_SCALE=$scale KERNEL=${kernel:-board}"
+	echo "settings: ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel TIME_SCALE=$scale KERNEL=${kernel:-board}${hosts:+ HOSTS=$hosts}"
+	[ -z "$hosts" ] || echo "hosts: $(grep -v '^[[:space:]]*\(#\|$\)' "$hosts" | paste -sd';')"
 } >"$out/info.txt"
 
 echo "==> bench: $iter iterations of configurations $configs; rt-app $tasks tasks, ${duration} s;" \
 	"hackbench -g $hbg -l $hb -s 4096; time scale K=$scale; kernel ${kernel:-board}; results in ${out#"$top"/}"
 start=$EPOCHREALTIME
-# Two host cores, one QEMU each. The EM board's configurations (a, b: two
-# runs an iteration) cost twice what c or d does, so with PARALLEL=1 the
-# first core boots the EM board for the first n1 iterations and the second
-# boots the no-EM boards, then the EM board again for the remaining ones:
-# the two finish about together (one boot, about a minute, counted as one
-# unit).
 nab=$(echo "$ab" | tr ',' '\n' | grep -c . || true)
-n1=$iter
-if [ "$parallel" = 1 ] && [ "$nab" -gt 0 ]; then
-	n1=$(( (iter * (nab + (c > 0 ? 1 : 0) + (d > 0 ? 1 : 0)) + 1 + nab) / (2 * nab) ))
-	[ "$n1" -le "$iter" ] || n1=$iter
-	[ "$n1" -ge 1 ] || n1=1
-fi
 names=() logs=()
-slot1() {
-	[ -n "$ab" ] || return 0
-	run ab1 "$build/vxu4.dtb" "$ab" "$nab" "$n1" 1
-}
-slot2() {
-	[ "$c" -eq 0 ] || run c "$build/vxu4-noem.dtb" c 1 "$iter" 1
-	[ "$d" -eq 0 ] || run d "$build/vxu4-noem-nomc.dtb" d 1 "$iter" 1
-	[ -z "$ab" ] || [ "$n1" -ge "$iter" ] ||
-		run ab2 "$build/vxu4.dtb" "$ab" "$nab" $((iter - n1)) $((n1 + 1))
-}
-[ -z "$ab" ] || { names+=(ab1); logs+=("$out/ab1.log"); }
-[ "$c" -eq 0 ] || { names+=(c); logs+=("$out/c.log"); }
-[ "$d" -eq 0 ] || { names+=(d); logs+=("$out/d.log"); }
-[ -z "$ab" ] || [ "$n1" -ge "$iter" ] || { names+=(ab2); logs+=("$out/ab2.log"); }
-if [ "$parallel" = 1 ]; then
-	slot1 &
-	slot2 &
-	wait
+if [ -n "$hosts" ]; then
+	# Every iteration of every configuration a boot of its own (a and b
+	# together, as here: they take turns in one boot), GNU parallel
+	# handing them out to the hosts and bringing each one's files back.
+	# The boots' files go to each host once: a bundle in the layout of
+	# the tree, at the same absolute path everywhere (parallel's
+	# --workdir), where the local host (':') runs its jobs too. No
+	# --cleanup: on a host that is this machine under another name (the
+	# loopback) the remote folder is the local one, whose files would
+	# go with it; it is removed on every host once the files are back.
+	bundle=$(mktemp -d /tmp/odroid-eas-bench.XXXXXX)
+	mkdir -p "$bundle/scripts" "$bundle/tools/testing/vxu4" "$bundle/build"
+	cp "$top/scripts/vxu4.sh" "$bundle/scripts/"
+	cp "$top/tools/testing/vxu4/bench-job.sh" "$bundle/tools/testing/vxu4/"
+	cp "$zimage" "$bundle/build/zImage"
+	cp "$build/initramfs.cpio.gz" "$build/insn-count.so" "$bundle/build/"
+	files=(scripts/vxu4.sh tools/testing/vxu4/bench-job.sh build/zImage
+		build/initramfs.cpio.gz build/insn-count.so)
+	jobs=()
+	for i in $(seq "$iter"); do
+		[ -z "$ab" ] || jobs+=("ab-$i $(budget "$nab" 1) vxu4.dtb $ab $i")
+		[ "$c" -eq 0 ] || jobs+=("c-$i $(budget 1 1) vxu4-noem.dtb c $i")
+		[ "$d" -eq 0 ] || jobs+=("d-$i $(budget 1 1) vxu4-noem-nomc.dtb d $i")
+	done
+	for j in "${jobs[@]}"; do
+		read -r n _ dtb _ <<<"$j"
+		names+=("$n") logs+=("$out/$n.log")
+		[ -f "$bundle/build/$dtb" ] || { cp "$build/$dtb" "$bundle/build/"; files+=("build/$dtb"); }
+	done
+	printf '%s\n' "${jobs[@]}" >"$out/jobs.txt"
+	echo "==> bench: ${#jobs[@]} boots over the hosts of $hosts (GNU parallel; its job log: ${out#"$top"/}/hosts.joblog)"
+	basefiles=()
+	for f in "${files[@]}"; do basefiles+=(--basefile "$f"); done
+	# The command is a shell line on the host: {1}..{5} are a job's
+	# NAME LIMIT DTB CONFIGS FIRST.
+	(cd "$bundle" && parallel --will-cite --sshloginfile "$hosts" --workdir "$bundle" \
+		"${basefiles[@]}" --return '{1}.log' --return '{1}.stamps' --return '{1}.rc' \
+		--colsep ' ' --line-buffer --joblog "$out/hosts.joblog" \
+		bash tools/testing/vxu4/bench-job.sh '{1}' '{2}' "$scale" build/zImage 'build/{3}' \
+		build/initramfs.cpio.gz "$(guest_args 1 '{4}' '{5}')" :::: "$out/jobs.txt") || true
+	for n in "${names[@]}"; do
+		for e in log stamps rc; do
+			[ ! -f "$bundle/$n.$e" ] || mv "$bundle/$n.$e" "$out/"
+		done
+	done
+	parallel --will-cite --nonall --sshloginfile "$hosts" rm -rf "$bundle" >/dev/null 2>&1 || true
+	rm -rf "$bundle"
+	how="over the hosts of $hosts"
 else
-	slot1
-	slot2
+	# Two host cores, one QEMU each. The EM board's configurations (a,
+	# b: two runs an iteration) cost twice what c or d does, so with
+	# PARALLEL=1 the first core boots the EM board for the first n1
+	# iterations and the second boots the no-EM boards, then the EM
+	# board again for the remaining ones: the two finish about together
+	# (one boot, about a minute, counted as one unit).
+	n1=$iter
+	if [ "$parallel" = 1 ] && [ "$nab" -gt 0 ]; then
+		n1=$(( (iter * (nab + (c > 0 ? 1 : 0) + (d > 0 ? 1 : 0)) + 1 + nab) / (2 * nab) ))
+		[ "$n1" -le "$iter" ] || n1=$iter
+		[ "$n1" -ge 1 ] || n1=1
+	fi
+	slot1() {
+		[ -n "$ab" ] || return 0
+		boot ab1 "$build/vxu4.dtb" "$ab" "$nab" "$n1" 1
+	}
+	slot2() {
+		[ "$c" -eq 0 ] || boot c "$build/vxu4-noem.dtb" c 1 "$iter" 1
+		[ "$d" -eq 0 ] || boot d "$build/vxu4-noem-nomc.dtb" d 1 "$iter" 1
+		[ -z "$ab" ] || [ "$n1" -ge "$iter" ] ||
+			boot ab2 "$build/vxu4.dtb" "$ab" "$nab" $((iter - n1)) $((n1 + 1))
+	}
+	[ -z "$ab" ] || { names+=(ab1); logs+=("$out/ab1.log"); }
+	[ "$c" -eq 0 ] || { names+=(c); logs+=("$out/c.log"); }
+	[ "$d" -eq 0 ] || { names+=(d); logs+=("$out/d.log"); }
+	[ -z "$ab" ] || [ "$n1" -ge "$iter" ] || { names+=(ab2); logs+=("$out/ab2.log"); }
+	if [ "$parallel" = 1 ]; then
+		slot1 &
+		slot2 &
+		wait
+		how="at once"
+	else
+		slot1
+		slot2
+		how="one after the other"
+	fi
 fi
 failed=0
 for n in "${names[@]}"; do
@@ -207,8 +252,6 @@ echo "host: load $(cut -d' ' -f1-3 /proc/loadavg) at the end; wall time of the b
 rc=0
 python3 "$top/tools/testing/vxu4/bench-report.py" --em "$out/em.json" --idle "$build/vxu4.dtb" "$out" "${logs[@]}" |
 	tee "$out/report.txt" || rc=$?
-how="at once"
-[ "$parallel" = 1 ] || how="one after the other"
 echo "bench: wall time $wall s for the boots ($how), time scale K=$scale, kernel ${kernel:-board}" | tee -a "$out/report.txt"
 if [ "$failed" = 1 ] || [ "$rc" != 0 ]; then
 	echo "bench.sh: the bench is incomplete or inconsistent: see the messages above" >&2
