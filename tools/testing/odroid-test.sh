@@ -47,17 +47,23 @@ fields() {
 	dpkg-deb --show --showformat='${Package} ${Version} ${Architecture}' "$1" 2>&1
 }
 
+# fields_are WHAT DEB "PACKAGE VERSION ARCHITECTURE": one result.
+fields_are() {
+	local got
+
+	got=$(fields "$2")
+	if [ "$got" = "$3" ]; then
+		ktap_ok "$1 package: $3"
+	else
+		ktap_fail "$1 package: $3" "dpkg-deb says: $got"
+	fi
+}
+
 # --- linux-image
 if [ ! -f "$image" ]; then
 	ktap_fail "linux-image package" "no $image"
 else
-	got=$(fields "$image")
-	want="linux-image-$release $release-1 armhf"
-	if [ "$got" = "$want" ]; then
-		ktap_ok "linux-image package: $want"
-	else
-		ktap_fail "linux-image package: $want" "dpkg-deb says: $got"
-	fi
+	fields_are linux-image "$image" "linux-image-$release $release-1 armhf"
 	dpkg-deb -x "$image" "$tmp/image"
 	dpkg-deb --contents "$image" | awk '{ print $6 }' | sed 's|^\./|/|' >"$tmp/image.list"
 	if cmp -s "$tmp/image/boot/vmlinuz-$release" "$kobj/arch/arm/boot/zImage"; then
@@ -122,14 +128,9 @@ if [ -z "$eas" ]; then
 	ktap_fail "eas-em package" "no eas-em_*_armhf.deb in $out/debs"
 	ktap_finish
 fi
+# Its version is the host build's.
 version=$("$host_em" --version | awk '{ print $2; exit }')
-got=$(fields "$eas")
-want="eas-em $version armhf"
-if [ "$got" = "$want" ]; then
-	ktap_ok "eas-em package: $want (the host build's version)"
-else
-	ktap_fail "eas-em package: $want (the host build's version)" "dpkg-deb says: $got"
-fi
+fields_are eas-em "$eas" "eas-em $version armhf"
 # An empty root, as a board's system would take the package: dpkg's own
 # database, armhf its architecture.
 root=$tmp/root
