@@ -213,7 +213,10 @@ prepare) unpack; overlay; patches ;;
 config) unpack; overlay; patches; config ;;
 build) unpack; overlay; patches; config; kbuild zImage dtbs ;;
 modules) unpack; overlay; patches; config; kbuild zImage modules dtbs ;;
-deb) unpack; overlay; patches; config; kbuild zImage modules dtbs
+deb) unpack; overlay; patches; config
+	# Built first as the other targets are (kbuild's jobs, its log);
+	# bindeb-pkg's own build then finds nothing to do but its headers.
+	kbuild zImage modules dtbs
 	# The package's revision is the build's version (1, above), so that
 	# bindeb-pkg's KBUILD_BUILD_VERSION=REVISION changes nothing and the
 	# packaged zImage is the one just built.

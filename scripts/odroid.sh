@@ -29,7 +29,7 @@ die() { echo "odroid.sh: $*" >&2; exit 1; }
 
 # The kernel and its packages (scripts/kernel.sh deb: bindeb-pkg writes to
 # build/, the parent of the object folder).
-rm -f "$build"/linux-*.deb "$build"/linux-upstream_*.buildinfo "$build"/linux-upstream_*.changes
+rm -f "$build"/linux-*.deb
 "$top/scripts/kernel.sh" deb
 release=$(cat "$kobj/include/config/kernel.release")
 

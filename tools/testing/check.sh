@@ -173,12 +173,17 @@ else
 fi
 echo "1..$nsuites"
 
+# run_here I: suite I here, its output, stderr and exit status in
+# $out/ID.{out,err,rc}.
+run_here() {
+	bash -c "${cmds[$1]}" >"$out/${ids[$1]}.out" 2>"$out/${ids[$1]}.err" </dev/null
+	echo $? >"$out/${ids[$1]}.rc"
+}
 # The "here" suites at the head of the list (a kernel build that the boots
 # of both lanes need) run before the lanes start.
 for i in "${!ids[@]}"; do
 	if [ -n "$alone" ] || [ "${lanes[$i]}" != here ]; then break; fi
-	bash -c "${cmds[$i]}" >"$out/${ids[$i]}.out" 2>"$out/${ids[$i]}.err" </dev/null
-	echo $? >"$out/${ids[$i]}.rc"
+	run_here "$i"
 done
 # Each lane a session of its own, so that a kill takes its QEMU along.
 for lane in iso host; do
@@ -235,8 +240,7 @@ for i in "${!ids[@]}"; do
 		bash -c "${cmds[$i]}" >"$out/$id.out" </dev/null
 		echo $? >"$out/$id.rc"
 	elif [ "${lanes[$i]}" = here ] && [ ! -e "$out/$id.rc" ]; then
-		bash -c "${cmds[$i]}" >"$out/$id.out" 2>"$out/$id.err" </dev/null
-		echo $? >"$out/$id.rc"
+		run_here "$i"
 	fi
 	while [ ! -s "$out/$id.rc" ]; do
 		sleep 1
