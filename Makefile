@@ -14,6 +14,7 @@
 #                 (check-boost, check-pelt, ...: make help lists them)
 #   make check-debug  the debug kernel (lockdep, KASAN, UBSAN, ...): system test, KUnit, stress
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
+#   make bench-seed  the seed's run in full: rt-app 30 s, hackbench -l 500 (hours)
 #   make pelt-bench  PELT half-life 32/16/8 ms compared: RampUp, frames, energy
 #   make boost-bench  boost OPPs: none, always, the load-aware budget compared
 #   make idle-bench   idle governors mbed, menu, teo, ladder compared: frames, audio, video, latency
@@ -42,7 +43,7 @@ ifeq ($(SUITE_TARGETS),)
 $(error $(SUITES) names no make target: tools/testing/check.sh --targets failed)
 endif
 
-.PHONY: all run check check-ci check-full idle-bench check-debug bench pelt-bench boost-bench timescale-bench odroid series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
+.PHONY: all run check check-ci check-full idle-bench check-debug bench bench-seed pelt-bench boost-bench timescale-bench odroid series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
 
 all: run
 
@@ -176,10 +177,16 @@ boost-bench: vxu4 initramfs tools
 idle-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/idle-bench.sh
 
-# The reference experiments, three ways (ITER, TASKS, DURATION, HB_LOOPS,
-# HB_GROUPS, CONFIGS, PARALLEL: tools/testing/vxu4/bench.sh); eas-em computes the EM
+# The reference experiments, four ways (ITER, TASKS, DURATION, HB_LOOPS,
+# HB_GROUPS, CONFIGS, TIME_SCALE, KERNEL, HOSTS: tools/testing/vxu4/bench.sh);
+# eas-em computes the EM
 bench: vxu4 initramfs tools
 	@tools/testing/vxu4/bench.sh
+
+# The seed's run as the seed and Arm ran it: the same bench with the
+# seed's lengths (tools/testing/vxu4/bench.sh --seed).
+bench-seed: vxu4 initramfs tools
+	@tools/testing/vxu4/bench.sh --seed
 
 # The guest's time scale K against the board (SCALES, REPS, HB_A, HB_B:
 # tools/testing/vxu4/timescale-bench.sh): one boot a K; probes, hackbench,

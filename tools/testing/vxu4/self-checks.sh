@@ -11,8 +11,9 @@
 # reader build/trace-events on a made trace.dat, whole, cut and corrupt
 # (trace-events-test.sh), and the static checks' own tests on throwaway
 # inputs: commit-subjects.sh on a git repository of good and bad commits
-# (tools/testing/commit-subjects-test.sh), and kernel-variant.sh's refusal
-# of a variant it has no fragment for. One KTAP document.
+# (tools/testing/commit-subjects-test.sh), kernel-variant.sh's refusal
+# of a variant it has no fragment for, and bench.sh's refusal of an
+# argument it does not know. One KTAP document.
 #
 # Usage: self-checks.sh   (needs make kernel and make tools: the board
 # DTB, eas-em, build/trace-events)
@@ -63,5 +64,15 @@ if [ "$rc" -eq 2 ] && [[ $err == *"'nosuch' is no kernel variant"*" nolockdebug"
 	ok "kernel-variant.sh nosuch: exit 2, names the variants there are"
 else
 	nok "kernel-variant.sh nosuch: exit 2, names the variants there are" "exit $rc" "$err"
+fi
+
+# bench.sh takes one argument, --seed (make bench-seed): anything else is
+# refused before any boot, exit 2, naming what it takes.
+err=$("$top/tools/testing/vxu4/bench.sh" --sead 2>&1 >/dev/null)
+rc=$?
+if [ "$rc" -eq 2 ] && [[ $err == *"--sead: unknown argument"*"--seed"* ]]; then
+	ok "bench.sh --sead: exit 2, names the argument it takes"
+else
+	nok "bench.sh --sead: exit 2, names the argument it takes" "exit $rc" "$err"
 fi
 finish
