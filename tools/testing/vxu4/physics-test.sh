@@ -25,8 +25,10 @@
 # c, fmax and P(OPP) come from eas-em's computation of the board DTB, not
 # from this file. With several rounds (vxu4.reps), medians of the rounds.
 #
-# Usage: physics-test.sh [--host-load WALL_S LOOPS_CPU_S IDLE_PCT] [CONSOLE_LOG]
+# Usage: physics-test.sh [--scale K] [--host-load WALL_S LOOPS_CPU_S IDLE_PCT] [CONSOLE_LOG]
 #   (default: build/system-test.log)
+# --scale K: the boot was made at the time scale K (VXU4_TIME_SCALE);
+# first, that the guest ran at it (its "@timescale" line's scale).
 # --host-load: the boot was made under host load (make check-full's
 # boot); first, that the load was there: both busy loops ran (LOOPS_CPU_S
 # of CPU in the boot's WALL_S) and the host's cores were never idle (under
@@ -37,9 +39,19 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+usage="usage: $0 [--scale K] [--host-load WALL_S LOOPS_CPU_S IDLE_PCT] [CONSOLE_LOG]"
+want_scale=
+if [ "${1:-}" = --scale ]; then
+	if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then
+		echo "$usage" >&2
+		exit 2
+	fi
+	want_scale=$2
+	shift 2
+fi
 if [ "${1:-}" = --host-load ]; then
 	if [ $# -lt 4 ]; then
-		echo "usage: $0 [--host-load WALL_S LOOPS_CPU_S IDLE_PCT] [CONSOLE_LOG]" >&2
+		echo "$usage" >&2
 		exit 2
 	fi
 	if awk -v w="$2" -v c="$3" -v i="$4" 'BEGIN { exit !(w > 0 && c > 0 && i < 5) }'; then
@@ -90,6 +102,13 @@ echo "    $(at calibrate | head -1): fixed work; the reference (cpu4 alone at $(
 ts=$(at timescale | head -1)
 scale=$(value scale <<<"$ts") refpm=$(value ref_permille <<<"$ts")
 offi=$(value off_insns <<<"$ts") offw=$(value off_wall_ns <<<"$ts") onw=$(value on_wall_ns <<<"$ts")
+if [ -n "$want_scale" ]; then
+	if [ "$scale" = "$want_scale" ]; then
+		ok "the guest ran at the time scale it was booted at: $scale"
+	else
+		nok "the guest ran at the time scale it was booted at" "expected $want_scale, its @timescale line says '${scale}'"
+	fi
+fi
 if [ -n "$scale" ] && [ -n "$refpm" ] && [ -n "$offi" ] && [ -n "$offw" ] && [ -n "$onw" ]; then
 	within "time scale $scale: fixed work with the CPU speed off, instructions per guest ns ($offi in $(ms "$offw") ms)" \
 		"$scale" "$(awk -v i="$offi" -v w="$offw" 'BEGIN { printf "%.4f", i / w }')" 2
