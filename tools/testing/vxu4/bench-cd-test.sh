@@ -4,15 +4,18 @@
 # Smoke test of make bench's baselines (KTAP): configurations c (no EM,
 # the cluster sched domain level kept) and d (no EM and no cpu-map: one
 # sched domain level, the seed's "without patches"), one iteration each
-# through bench.sh, one boot after the other. The system test's boot
-# smoke-tests a and b (bench-smoke.sh), so the four are covered. Checked:
+# through bench.sh, one boot after the other, with a (EM + EAS) beside
+# them: the bench checks the energy it computes from the trace against
+# the meters, which count dynamic power only with an EM, and calls a
+# bench with no such run incomplete. The system test's boot smoke-tests
+# a and b (bench-smoke.sh), so the four are covered. Checked:
 # bench.sh exits 0 with its report; each boot's guest found its sched
 # domain levels on all 8 CPUs, c two (MC, PKG) and d one (MC); each boot
 # ran its own configuration with EAS off and no EM, its rt-app and
 # hackbench runs; the report has the columns of both.
 #
 # Usage: bench-cd-test.sh   (needs make vxu4 initramfs tools)
-# Settings of the bench run (small): CONFIGS=c,d ITER=1 TASKS=4
+# Settings of the bench run (small): CONFIGS=a,c,d ITER=1 TASKS=4
 # DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0, at QEMU's own clock
 # (TIME_SCALE=1): what is checked is the baselines' boots, not the time
 # scale.
@@ -25,13 +28,13 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$top/build/bench-cd-test
 rm -rf "$out"
 
-CONFIGS=c,d ITER=1 TASKS=4 DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0 TIME_SCALE=1 \
+CONFIGS=a,c,d ITER=1 TASKS=4 DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0 TIME_SCALE=1 \
 	BENCH_OUT=$out "$top/tools/testing/vxu4/bench.sh" >"$out.out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && [ -s "$out/report.txt" ] && [ -s "$out/runs.csv" ]; then
-	ok "make bench CONFIGS=c,d (1 iteration): exit 0, a report"
+	ok "make bench CONFIGS=a,c,d (1 iteration): exit 0, a report"
 else
-	nok "make bench CONFIGS=c,d (1 iteration): exit 0, a report" "exit $rc" "$(tail -5 "$out.out")"
+	nok "make bench CONFIGS=a,c,d (1 iteration): exit 0, a report" "exit $rc" "$(tail -5 "$out.out")"
 	finish
 fi
 
@@ -45,6 +48,8 @@ levels() {
 }
 all() { local c s=; for c in 0 1 2 3 4 5 6 7; do s+="${s:+ }$c=$1"; done; echo "$s"; }
 
+expect "configuration a: every CPU's sched domains are the cluster and the package (MC,PKG)" \
+	"$(all MC,PKG)" "$(levels ab1)"
 expect "configuration c: every CPU's sched domains are the cluster and the package (MC,PKG)" \
 	"$(all MC,PKG)" "$(levels c)"
 expect "configuration d: every CPU has one sched domain level (MC, all 8 CPUs: no cpu-map)" \
@@ -55,6 +60,8 @@ runs() {
 	awk -F, -v cfg="$1" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
 		$k["cfg"] == cfg { print $k["test"], "eas=" $k["eas"], "em=" $k["em"] }' "$out/runs.csv" | sort | paste -sd';'
 }
+expect "configuration a: its rt-app and hackbench runs, EAS on and an EM" \
+	"hackbench eas=1 em=1;rtapp eas=1 em=1" "$(runs a)"
 for cfg in c d; do
 	expect "configuration $cfg: its rt-app and hackbench runs, EAS off and no EM" \
 		"hackbench eas=0 em=0;rtapp eas=0 em=0" "$(runs "$cfg")"
