@@ -10,9 +10,10 @@
 # bench with no such run incomplete. The system test's boot smoke-tests
 # a and b (bench-smoke.sh), so the four are covered. Checked:
 # bench.sh exits 0 with its report; each boot's guest found its sched
-# domain levels on all 8 CPUs, c two (MC, PKG) and d one (MC); each boot
-# ran its own configuration with EAS off and no EM, its rt-app and
-# hackbench runs; the report has the columns of both.
+# domain levels on all 8 CPUs, a and c two (MC, PKG) and d one (MC);
+# each boot ran its own configuration, its rt-app and hackbench runs, a
+# with EAS and an EM, c and d with neither; the report has the columns of
+# c and d.
 #
 # Usage: bench-cd-test.sh   (needs make vxu4 initramfs tools)
 # Settings of the bench run (small): CONFIGS=a,c,d ITER=1 TASKS=4

@@ -81,13 +81,11 @@ case $# in
 *) bad "too many arguments ($*): want none or --seed" ;;
 esac
 if [ "$mode" = seed ]; then
-	iter=${ITER:-10} tasks=${TASKS:-24,24@a7} duration=${DURATION:-30} hb=${HB_LOOPS:-500}
-	hbg=${HB_GROUPS:-10}
+	tasks=${TASKS:-24,24@a7} duration=${DURATION:-30} hb=${HB_LOOPS:-500} hbg=${HB_GROUPS:-10}
 else
-	iter=${ITER:-10} tasks=${TASKS:-24,8,24@a7} duration=${DURATION:-3} hb=${HB_LOOPS:-5}
-	hbg=${HB_GROUPS:-4}
+	tasks=${TASKS:-24,8,24@a7} duration=${DURATION:-3} hb=${HB_LOOPS:-5} hbg=${HB_GROUPS:-4}
 fi
-configs=${CONFIGS:-a,b,c,d} parallel=${PARALLEL:-1}
+iter=${ITER:-10} configs=${CONFIGS:-a,b,c,d} parallel=${PARALLEL:-1}
 scale=${TIME_SCALE:-${VXU4_TIME_SCALE:-8}}
 for v in iter duration hb hbg; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || bad "${v^^}=${!v}: want a whole number"

@@ -102,13 +102,8 @@ echo "    $(at calibrate | head -1): fixed work; the reference (cpu4 alone at $(
 ts=$(at timescale | head -1)
 scale=$(value scale <<<"$ts") refpm=$(value ref_permille <<<"$ts")
 offi=$(value off_insns <<<"$ts") offw=$(value off_wall_ns <<<"$ts") onw=$(value on_wall_ns <<<"$ts")
-if [ -n "$want_scale" ]; then
-	if [ "$scale" = "$want_scale" ]; then
-		ok "the guest ran at the time scale it was booted at: $scale"
-	else
-		nok "the guest ran at the time scale it was booted at" "expected $want_scale, its @timescale line says '${scale}'"
-	fi
-fi
+[ -z "$want_scale" ] ||
+	expect "the guest ran at the time scale it was booted at (its @timescale line)" "$want_scale" "$scale"
 if [ -n "$scale" ] && [ -n "$refpm" ] && [ -n "$offi" ] && [ -n "$offw" ] && [ -n "$onw" ]; then
 	within "time scale $scale: fixed work with the CPU speed off, instructions per guest ns ($offi in $(ms "$offw") ms)" \
 		"$scale" "$(awk -v i="$offi" -v w="$offw" 'BEGIN { printf "%.4f", i / w }')" 2
