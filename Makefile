@@ -19,6 +19,7 @@
 #   make boost-bench  boost OPPs: none, always, the load-aware budget compared
 #   make idle-bench   idle governors mbed, menu, teo, ladder compared: frames, audio, video, latency
 #   make timescale-bench  the guest's time scale K against the board: probes, hackbench, wall cost
+#   make fidelity the probes against the boards' published figures; the cost model's weights fitted
 #   make odroid   the board's packages (kernel, headers, eas-em: armhf .debs),
 #                 its boot.ini, and the same kernel as files, in build/odroid
 #   make series   the patch series as git format-patch output in build/series/out
@@ -43,7 +44,7 @@ ifeq ($(SUITE_TARGETS),)
 $(error $(SUITES) names no make target: tools/testing/check.sh --targets failed)
 endif
 
-.PHONY: all run check check-ci check-full idle-bench check-debug bench bench-seed pelt-bench boost-bench timescale-bench odroid series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
+.PHONY: all run check check-ci check-full idle-bench check-debug bench bench-seed pelt-bench boost-bench timescale-bench fidelity odroid series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
 
 all: run
 
@@ -69,7 +70,7 @@ $(BUILD)/insn-count.so: tools/testing/vxu4/insn-count-plugin.c | deps
 	@scripts/qemu-plugin-header.sh $(BUILD)/qemu-plugin
 	@echo "==> building build/insn-count.so (QEMU plugin)"
 	@$(HOSTCC) -O2 -Wall -Wextra -shared -fPIC -I$(BUILD)/qemu-plugin \
-		$$(pkg-config --cflags glib-2.0) -o $@ $<
+		$$(pkg-config --cflags glib-2.0) -o $@ $< -lm
 
 # The meters' leakage and WFI power: fitted to published Odroid-XU3 data
 # (tools/power/eas/data, sources in each file), net of the EM's dynamic
@@ -105,9 +106,10 @@ $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
 # The guest's payloads: /init, one file a mode (vxu4.mode=MODE runs
 # vxu4-MODE), the library they share and eas-work, cross-built static.
 GUEST_MODES := check physics pelt stress report boost idle bench pelt-bench \
-	idle-bench boost-bench timescale-bench eas-behaviour
+	idle-bench boost-bench timescale-bench eas-behaviour fidelity
 GUEST_TOOLS := $(GUEST_MODES:%=$(BUILD)/guest-tools/usr/bin/vxu4-%) \
-	$(BUILD)/guest-tools/usr/lib/vxu4/lib $(BUILD)/guest-tools/usr/bin/eas-work
+	$(BUILD)/guest-tools/usr/lib/vxu4/lib $(BUILD)/guest-tools/usr/bin/eas-work \
+	$(BUILD)/guest-tools/usr/bin/vxu4-probe
 $(BUILD)/guest-tools/usr/bin/vxu4-%: tools/testing/vxu4/guest/%
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
@@ -117,6 +119,9 @@ $(BUILD)/guest-tools/usr/lib/vxu4/lib: tools/testing/vxu4/guest/lib
 $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps
 	@mkdir -p $(dir $@)
 	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $< -lm
+$(BUILD)/guest-tools/usr/bin/vxu4-probe: tools/testing/vxu4/guest/probe.c | deps
+	@mkdir -p $(dir $@)
+	@arm-linux-gnueabihf-gcc -static -O2 -Wall -Wextra -o $@ $<
 
 # The guest's root: the Debian armhf packages of its list (the
 # environment's GUEST_PACKAGES, if set), its /init and its payloads
@@ -193,6 +198,12 @@ bench-seed: vxu4 initramfs tools
 # rt-app util, wall cost; table and plot.
 timescale-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/timescale-bench.sh
+
+# The probes against the boards' published figures, and the cost model's
+# weights fitted to them (COSTS, TIME_SCALE, WEIGHTS, REPS, SCALE_PCT,
+# HB_A, HB_B, KERNEL: tools/testing/vxu4/fidelity.sh).
+fidelity: vxu4 initramfs tools
+	@tools/testing/vxu4/fidelity.sh
 
 odroid: deps tools
 	@scripts/odroid.sh

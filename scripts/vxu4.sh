@@ -21,7 +21,11 @@
 # isolated, below), VXU4_SEED (QEMU's -seed
 # for the guest's random bytes, below; default 1), VXU4_ISOLATE (0: QEMU
 # not on a host core of its own, below), VXU4_TIME_SCALE (the guest's
-# time scale K, below; default 1).
+# time scale K, below; default 1), VXU4_COST (what a vCPU's time counts,
+# below: insns, the default, or cycles), VXU4_WEIGHTS (the cost model's
+# weights; default tools/testing/vxu4/cycle-weights), VXU4_CLASSES (a
+# file the plugin writes at exit: each mnemonic, its class, its
+# translations).
 #
 # Guest time is QEMU's instruction count (-icount shift=0,sleep=off): one
 # instruction is 1 ns of guest time, and while every vCPU is halted the
@@ -45,6 +49,12 @@
 # which nothing here reads. drivers/misc/virt-cpu-speed.c takes K from the
 # two rates, so that the reference CPU executes K times as many
 # instructions per guest second.
+#
+# What a vCPU's progress counts (VXU4_COST): its instructions (insns), or
+# its cycles under the plugin's cost model (cycles): each instruction
+# class weighs what VXU4_WEIGHTS gives for the vCPU's core type, taken
+# from the DTB's cpu nodes (arm,cortex-a7 or arm,cortex-a15), and the CPU
+# speed runs each CPU at its clock's rate in cycles a second.
 
 set -euo pipefail
 
@@ -94,6 +104,30 @@ icount=(-icount "shift=${VXU4_ICOUNT_SHIFT:-0},sleep=off")
 
 # isolate_core: lock a host core for this boot (/tmp/vxu4-core.N, held
 # by QEMU until it exits) and set core; else set why, and fail.
+# cpu_cores DTB: the core type of each CPU node of DTB by hardware ID (its
+# reg), a7 or a15, ':'-separated: the plugin's cores= argument
+cpu_cores() {
+	local node reg compat out=() n
+	for node in $(fdtget -l "$1" /cpus | grep '^cpu@'); do
+		reg=$(fdtget -t u "$1" "/cpus/$node" reg)
+		compat=$(fdtget "$1" "/cpus/$node" compatible)
+		case $compat in
+		*cortex-a7*) out[reg]=a7 ;;
+		*cortex-a15*) out[reg]=a15 ;;
+		*)
+			echo "vxu4.sh: $1: /cpus/$node is $compat: the cost model has weights for arm,cortex-a7 and arm,cortex-a15 only" >&2
+			return 2
+			;;
+		esac
+	done
+	n=${#out[@]}
+	if [ "$n" -eq 0 ] || [ "${!out[*]}" != "$(seq -s ' ' 0 $((n - 1)))" ]; then
+		echo "vxu4.sh: $1: the cpu nodes' reg are not 0 to N-1" >&2
+		return 2
+	fi
+	(IFS=:; echo "${out[*]}")
+}
+
 isolate_core() {
 	local cpus c
 	chrt -f 1 true 2>/dev/null ||
@@ -199,9 +233,25 @@ boot)
 		[ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt $((ram_mb * 1024)) ] 2>/dev/null ||
 			ram_dir=$build
 		ram=$(mktemp "$ram_dir/vxu4-ram.XXXXXX")
+		plugin_args="ram=$ram,offset=$((0x$page - 0x$base))"
+		case ${VXU4_COST:-insns} in
+		insns) ;;
+		cycles)
+			weights=${VXU4_WEIGHTS:-tools/testing/vxu4/cycle-weights}
+			[ -r "$weights" ] || { echo "vxu4.sh: VXU4_WEIGHTS=$weights: no such readable file (the cost model's weights, tools/testing/vxu4/cycle-weights)" >&2; exit 2; }
+			[[ $weights != *,* ]] || { echo "vxu4.sh: VXU4_WEIGHTS=$weights: QEMU's plugin arguments cannot hold a comma" >&2; exit 2; }
+			cores=$(cpu_cores "$dtb") || exit 2
+			plugin_args+=",cost=cycles,weights=$weights,cores=$cores"
+			;;
+		*)
+			echo "vxu4.sh: VXU4_COST=$VXU4_COST: what a vCPU's time counts is insns or cycles" >&2
+			exit 2
+			;;
+		esac
+		[ -z "${VXU4_CLASSES:-}" ] || plugin_args+=",classes=$VXU4_CLASSES"
 		counters=(-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on"
 			-machine memory-backend=ram
-			-plugin "$plugin,ram=$ram,offset=$((0x$page - 0x$base))")
+			-plugin "$plugin,$plugin_args")
 	fi
 	disk=()
 	if [ -n "${VXU4_DISK:-}" ]; then

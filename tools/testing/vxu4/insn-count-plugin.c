@@ -51,10 +51,38 @@
  *    charged to the wrong vCPU there made two boots of the same files
  *    differ (a 2 s rt-app run's energy by up to 54%).
  *
+ * What a vCPU's word counts ("cost="):
+ *  - insns: its instructions;
+ *  - cycles: its cycles under a cost model, so that the guest's CPU speed
+ *    emulation can run each CPU at its clock's rate in cycles a second.
+ *    Each instruction of a block is put in a class when QEMU translates
+ *    the block, from its disassembly (loads, stores, load and store
+ *    multiple, branches, multiplies, divides, VFP/NEON, barriers,
+ *    exclusives, other system instructions, cache and TLB maintenance,
+ *    writes of TTBR0/1 or CONTEXTIDR (a context switch), exception
+ *    returns), and a block that starts in the exception vectors
+ *    (0xffff0000, the first 32 bytes) counts one exception entry. A block
+ *    is kernel or user by its address. The block's cost is the sum of its
+ *    classes' weights, for each core type (the weights file: one
+ *    "CORE MODE CLASS CYCLES" line each, CORE a7 or a15, MODE user,
+ *    kernel or any), computed once at translation; its execution adds the
+ *    cost of the running vCPU's core type (cores=, by hardware ID).
+ * In both, each vCPU's class counts (user and kernel) are kept beside the
+ * counts, for the guest to read (the cost model's fit needs them), and
+ * a format word says what the words count (the binding gives the layout).
+ *
  * Arguments:
  *	ram=PATH	the guest RAM's backing file
  *	offset=BYTES	the page's offset in that file (its guest physical
  *			address less the RAM's base), a multiple of 4096
+ *	cost=insns|cycles	what the counts are (default insns)
+ *	weights=PATH	the cost model's weights (cost=cycles)
+ *	cores=LIST	each vCPU's core type by hardware ID, a7 or a15,
+ *			separated by ':' (cost=cycles), e.g. a7:a7:a15:a15
+ *	kernel=ADDR	the lowest kernel address (default 0xbf000000, the
+ *			modules' area below a 3G/1G split's PAGE_OFFSET)
+ *	classes=PATH	at exit, each mnemonic seen with its class and the
+ *			number of its translations (to audit the classes)
  *
  * The count of a block is added when the block starts: an exception that
  * ends a block early (a page fault, an undefined instruction) counts its
@@ -64,7 +92,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,13 +110,75 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define pr_err(fmt, ...) fprintf(stderr, "insn-count plugin: " fmt, ##__VA_ARGS__)
 
 /*
- * The page, as u64 words: 0..63 the instruction counts of the vCPUs by
- * hardware ID (written here), 64..127 the vCPUs' IDs (written by the
- * guest): bit 32 set once published, bits 31:0 the value of TPIDRPRW.
+ * The page, as u64 words: 0..63 the counts of the vCPUs by hardware ID
+ * (written here), 64..127 the vCPUs' IDs (written by the guest): bit 32
+ * set once published, bits 31:0 the value of TPIDRPRW; 128 the format
+ * (FMT_*); from HIST_BASE on, for the first HIST_VCPUS vCPUs, HIST_STRIDE
+ * words each: the class counts in user mode, then in kernel mode.
  */
 #define PAGE_SIZE_BYTES		4096
 #define MAX_VCPUS		64
 #define ID_PUBLISHED		(UINT64_C(1) << 32)
+#define FMT_WORD		128
+#define FMT_MAGIC		(UINT64_C(0x5643) << 48)
+#define FMT_CYCLES		(UINT64_C(1) << 0)
+#define FMT_HIST		(UINT64_C(1) << 1)
+#define FMT_CLASSES_SHIFT	8
+#define FMT_HIST_VCPUS_SHIFT	16
+#define HIST_BASE		256
+#define HIST_STRIDE		32
+#define HIST_VCPUS		8
+
+/* Instruction classes: the cost model's inputs (class_names[] below). */
+enum insn_class {
+	IC_OTHER, IC_LOAD, IC_STORE, IC_LDM, IC_STM, IC_BRANCH, IC_MUL, IC_DIV,
+	IC_SIMD, IC_BARRIER, IC_EXCL, IC_SYSREG, IC_MAINT, IC_CTXSW, IC_ERET,
+	IC_ENTRY, NR_CLASSES
+};
+
+static const char *const class_names[NR_CLASSES] = {
+	"other", "load", "store", "ldm", "stm", "branch", "mul", "div",
+	"simd", "barrier", "excl", "sysreg", "maint", "ctxsw", "eret", "entry",
+};
+
+enum { MODE_USER, MODE_KERNEL, NR_MODES };
+static const char *const mode_names[NR_MODES] = { "user", "kernel" };
+enum { CORE_A7, CORE_A15, NR_CORES };
+static const char *const core_names[NR_CORES] = { "a7", "a15" };
+
+/* Costs are kept in 1/COST_UNIT of a cycle. */
+#define COST_SHIFT		8
+#define COST_UNIT		(1u << COST_SHIFT)
+
+static bool cost_cycles;
+static uint32_t weight[NR_CORES][NR_MODES][NR_CLASSES];
+static uint8_t core_of[MAX_VCPUS];
+static uint64_t kernel_base = 0xbf000000;
+/* The cost so far of each vCPU, 1/COST_UNIT cycle (the page has cycles). */
+static uint64_t acc[MAX_VCPUS];
+
+/*
+ * A block's cost, shared by every block of the same classes (interned:
+ * translations come and go, the distinct class counts stay few).
+ */
+struct tb_cost {
+	uint32_t cost[NR_CORES];	/* 1/COST_UNIT cycle */
+	uint32_t insns;
+	uint8_t mode;
+	uint8_t nr;			/* classes present */
+	uint8_t cls[NR_CLASSES];
+	uint32_t cnt[NR_CLASSES];
+};
+
+static GHashTable *costs;	/* struct tb_cost, interned */
+static GHashTable *mnemonics;	/* mnemonic -> struct mnemonic_seen */
+static GMutex trans_lock;
+static char *classes_path;
+
+struct mnemonic_seen {
+	enum insn_class cls;
+	uint64_t n;
+};
 
 static uint64_t *page;
 static struct qemu_plugin_register *tpidrprw;
@@ -188,6 +280,26 @@ static void key_published(struct vcpu_key *k, int vcpu, uint32_t val)
 	k->vcpu = vcpu;
 }
 
+/* Add the block @c to the vCPU @vcpu's count and class counts. */
+static void account(int vcpu, const struct tb_cost *c)
+{
+	unsigned int i;
+
+	if (cost_cycles) {
+		acc[vcpu] += c->cost[core_of[vcpu]];
+		page[vcpu] = acc[vcpu] >> COST_SHIFT;
+	} else {
+		page[vcpu] += c->insns;
+	}
+	if (vcpu < HIST_VCPUS) {
+		uint64_t *h = page + HIST_BASE + vcpu * HIST_STRIDE +
+			      c->mode * NR_CLASSES;
+
+		for (i = 0; i < c->nr; i++)
+			h[c->cls[i]] += c->cnt[i];
+	}
+}
+
 /*
  * Before each block's instructions, in the (one) vCPU thread. The vCPU is
  * told by its TPIDRPRW, read from the register only until the guest has
@@ -208,7 +320,7 @@ static void tb_exec(unsigned int translator_index, void *udata)
 			cur_tpidrprw = k->tpidrprw;
 			cur_vcpu = k->vcpu;
 		}
-		page[cur_vcpu] += (uintptr_t)udata;
+		account(cur_vcpu, udata);
 		return;
 	}
 	if (!read_tpidrprw(&val))
@@ -220,14 +332,345 @@ static void tb_exec(unsigned int translator_index, void *udata)
 			key_published(k, cur_vcpu, val);
 	}
 	if (cur_vcpu >= 0)
-		page[cur_vcpu] += (uintptr_t)udata;
+		account(cur_vcpu, udata);
+}
+
+/* @m is @base with an optional condition code after it. */
+static bool is_cond(const char *m, const char *base)
+{
+	static const char *const conds[] = {
+		"", "eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs", "vc",
+		"hi", "ls", "ge", "lt", "gt", "le", "al",
+	};
+	size_t n = strlen(base);
+	unsigned int i;
+
+	if (strncmp(m, base, n))
+		return false;
+	for (i = 0; i < G_N_ELEMENTS(conds); i++)
+		if (!strcmp(m + n, conds[i]))
+			return true;
+	return false;
+}
+
+static bool starts(const char *m, const char *prefix)
+{
+	return !strncmp(m, prefix, strlen(prefix));
+}
+
+/*
+ * The class of an MCR/MCRR to CP15 (@ops: its operands): cache and TLB
+ * maintenance (CRn c7, c8), a write of TTBR0/1 (CRn c2, CRm c0, opc2 0 or
+ * 1; MCRR: CRm c2) or CONTEXTIDR (CRn c13, CRm c0, opc2 1), or another
+ * system register.
+ */
+static enum insn_class cp15_class(const char *m, const char *ops)
+{
+	char f[6][16];
+	int n;
+
+	n = sscanf(ops, " %15[^, ] , %15[^, ] , %15[^, ] , %15[^, ] , %15[^, ] , %15[^, ]",
+		   f[0], f[1], f[2], f[3], f[4], f[5]);
+	if (n < 5 || strcmp(f[0], "p15"))
+		return IC_SYSREG;
+	if (starts(m, "mcrr"))
+		return !strcmp(f[4], "c2") ? IC_CTXSW : IC_SYSREG;
+	if (n < 6)
+		return IC_SYSREG;
+	if (!strcmp(f[3], "c7") || !strcmp(f[3], "c8"))
+		return IC_MAINT;
+	if (!strcmp(f[3], "c2") && !strcmp(f[4], "c0") &&
+	    (!strcmp(f[5], "#0") || !strcmp(f[5], "#1")))
+		return IC_CTXSW;
+	if (!strcmp(f[3], "c13") && !strcmp(f[4], "c0") && !strcmp(f[5], "#1"))
+		return IC_CTXSW;
+	return IC_SYSREG;
+}
+
+/*
+ * The class of an instruction from its disassembly (capstone's syntax, as
+ * QEMU gives it): @m is the mnemonic, lower case, without a ".w"/".n"
+ * width and without a data type (".f64", ".8"), @ops the operands.
+ */
+static enum insn_class classify(const char *m, const char *ops)
+{
+	bool to_pc = starts(ops, "pc,") || starts(ops, "pc ");
+
+	if (is_cond(m, "wfi") || is_cond(m, "wfe"))
+		return IC_SYSREG;
+	if (starts(m, "ldrex") || starts(m, "strex") || starts(m, "clrex") ||
+	    starts(m, "ldaex") || starts(m, "stlex"))
+		return IC_EXCL;
+	if (is_cond(m, "dmb") || is_cond(m, "dsb") || is_cond(m, "isb"))
+		return IC_BARRIER;
+	if (starts(m, "mcr"))
+		return cp15_class(m, ops);
+	if (starts(m, "mrc") || starts(m, "mrs") || starts(m, "msr") ||
+	    starts(m, "cps") || is_cond(m, "svc") || is_cond(m, "smc") ||
+	    is_cond(m, "hvc") || starts(m, "bkpt") || starts(m, "udf") ||
+	    starts(m, "setend") || is_cond(m, "sev") || starts(m, "vmrs") ||
+	    starts(m, "vmsr"))
+		return IC_SYSREG;
+	if (is_cond(m, "eret") || starts(m, "rfe") ||
+	    ((starts(m, "subs") || starts(m, "movs")) && to_pc) ||
+	    (starts(m, "ldm") && strchr(ops, '^') && strstr(ops, "pc")))
+		return IC_ERET;
+	if (is_cond(m, "b") || is_cond(m, "bl") || is_cond(m, "blx") ||
+	    is_cond(m, "bx") || is_cond(m, "bxj") || !strcmp(m, "cbz") ||
+	    !strcmp(m, "cbnz") || starts(m, "tbb") || starts(m, "tbh"))
+		return IC_BRANCH;
+	if (starts(m, "ldm") || is_cond(m, "pop") || starts(m, "vldm") ||
+	    is_cond(m, "vpop"))
+		return IC_LDM;
+	if (starts(m, "stm") || is_cond(m, "push") || starts(m, "vstm") ||
+	    is_cond(m, "vpush"))
+		return IC_STM;
+	if (starts(m, "ldr") || starts(m, "vldr") || starts(m, "vld"))
+		return IC_LOAD;
+	if (starts(m, "str") || starts(m, "vstr") || starts(m, "vst"))
+		return IC_STORE;
+	if (starts(m, "sdiv") || starts(m, "udiv") || starts(m, "vdiv") ||
+	    starts(m, "vsqrt"))
+		return IC_DIV;
+	if (starts(m, "mul") || starts(m, "mla") || starts(m, "mls") ||
+	    starts(m, "umul") || starts(m, "umla") || starts(m, "umaal") ||
+	    starts(m, "smul") || starts(m, "smla") || starts(m, "smls") ||
+	    starts(m, "smmu") || starts(m, "smml") || starts(m, "smua") ||
+	    starts(m, "smus"))
+		return IC_MUL;
+	if (m[0] == 'v')
+		return IC_SIMD;
+	/* Any other write of the PC (mov pc, lr; add pc, ...) branches. */
+	if (to_pc)
+		return IC_BRANCH;
+	return IC_OTHER;
+}
+
+/* Split @dis into its mnemonic (lower case, no width or type) and class. */
+static enum insn_class class_of_disas(const char *dis, char *m, size_t size)
+{
+	const char *p = dis, *ops;
+	size_t n = 0;
+	char *dot;
+
+	while (*p && isspace((unsigned char)*p))
+		p++;
+	while (*p && !isspace((unsigned char)*p) && n + 1 < size)
+		m[n++] = (char)tolower((unsigned char)*p++);
+	m[n] = '\0';
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	ops = p;
+	while (*ops && isspace((unsigned char)*ops))
+		ops++;
+	dot = strchr(m, '.');
+	if (dot)
+		*dot = '\0';
+	return classify(m, ops);
+}
+
+static guint cost_hash(gconstpointer key)
+{
+	const unsigned char *b = key;
+	guint h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < sizeof(struct tb_cost); i++)
+		h = (h ^ b[i]) * 16777619u;
+	return h;
+}
+
+static gboolean cost_equal(gconstpointer a, gconstpointer b)
+{
+	return !memcmp(a, b, sizeof(struct tb_cost));
+}
+
+/* The interned cost of a block of @counts in @mode. */
+static const struct tb_cost *intern_cost(const uint32_t *counts, int mode)
+{
+	struct tb_cost c, *found;
+	unsigned int i, core;
+	uint64_t sum;
+
+	memset(&c, 0, sizeof(c));
+	c.mode = (uint8_t)mode;
+	for (i = 0; i < NR_CLASSES; i++) {
+		if (!counts[i])
+			continue;
+		if (i != IC_ENTRY)
+			c.insns += counts[i];
+		c.cls[c.nr] = (uint8_t)i;
+		c.cnt[c.nr++] = counts[i];
+	}
+	for (core = 0; core < NR_CORES; core++) {
+		sum = 0;
+		for (i = 0; i < NR_CLASSES; i++)
+			sum += (uint64_t)counts[i] * weight[core][mode][i];
+		c.cost[core] = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+	}
+	found = g_hash_table_lookup(costs, &c);
+	if (!found) {
+		found = g_memdup2(&c, sizeof(c));
+		g_hash_table_add(costs, found);
+	}
+	return found;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
+	uint32_t counts[NR_CLASSES] = { 0 };
+	uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	int mode = vaddr >= kernel_base ? MODE_KERNEL : MODE_USER;
+	const struct tb_cost *c;
+	char m[32];
+
 	(void)id;
+	g_mutex_lock(&trans_lock);
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		char *dis = qemu_plugin_insn_disas(insn);
+		enum insn_class cls = class_of_disas(dis ? dis : "", m, sizeof(m));
+
+		counts[cls]++;
+		if (mnemonics) {
+			struct mnemonic_seen *s = g_hash_table_lookup(mnemonics, m);
+
+			if (!s) {
+				s = g_new0(struct mnemonic_seen, 1);
+				s->cls = cls;
+				g_hash_table_insert(mnemonics, g_strdup(m), s);
+			}
+			s->n++;
+		}
+		g_free(dis);
+	}
+	/* A block at an exception vector: the exception's entry. */
+	if (vaddr >= 0xffff0000 && vaddr < 0xffff0020)
+		counts[IC_ENTRY]++;
+	c = intern_cost(counts, mode);
+	g_mutex_unlock(&trans_lock);
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_R_REGS,
-					     (void *)(uintptr_t)qemu_plugin_tb_n_insns(tb));
+					     (void *)c);
+}
+
+static void write_classes(qemu_plugin_id_t id, void *p)
+{
+	GHashTableIter it;
+	gpointer key, value;
+	FILE *f;
+
+	(void)id;
+	(void)p;
+	f = fopen(classes_path, "w");
+	if (!f) {
+		pr_err("%s: %s\n", classes_path, strerror(errno));
+		return;
+	}
+	fprintf(f, "# mnemonic class translations\n");
+	g_hash_table_iter_init(&it, mnemonics);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		const struct mnemonic_seen *s = value;
+
+		fprintf(f, "%s %s %" PRIu64 "\n", (const char *)key,
+			class_names[s->cls], s->n);
+	}
+	if (fclose(f))
+		pr_err("%s: %s\n", classes_path, strerror(errno));
+}
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+/*
+ * Read the weights file @path: every core, mode and class must be given a
+ * weight (a missing one would cost nothing, silently). Return 0 or -1.
+ */
+static int read_weights(const char *path)
+{
+	bool set[NR_CORES][NR_MODES][NR_CLASSES] = { { { false } } };
+	char line[256], core[16], mode[16], cls[16], cyc[32];
+	int lineno = 0, c, md, k, m0, m1;
+	double v;
+	char *end;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		pr_err("weights=%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *h = strchr(line, '#');
+
+		lineno++;
+		if (h)
+			*h = '\0';
+		if (sscanf(line, " %15s", core) != 1)
+			continue;
+		if (sscanf(line, " %15s %15s %15s %31s %1s", core, mode, cls, cyc, line) != 4)
+			goto bad;
+		c = lookup(core_names, NR_CORES, core);
+		md = strcmp(mode, "any") ? lookup(mode_names, NR_MODES, mode) : NR_MODES;
+		k = lookup(class_names, NR_CLASSES, cls);
+		errno = 0;
+		v = strtod(cyc, &end);
+		if (c < 0 || md < 0 || k < 0 || errno || *end || !(v >= 0 && v < 1e6))
+			goto bad;
+		m0 = md == NR_MODES ? 0 : md;
+		m1 = md == NR_MODES ? NR_MODES - 1 : md;
+		for (md = m0; md <= m1; md++) {
+			weight[c][md][k] = (uint32_t)lround(v * COST_UNIT);
+			set[c][md][k] = true;
+		}
+	}
+	if (ferror(f)) {
+		pr_err("weights=%s: %s\n", path, strerror(errno));
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	for (c = 0; c < NR_CORES; c++)
+		for (md = 0; md < NR_MODES; md++)
+			for (k = 0; k < NR_CLASSES; k++)
+				if (!set[c][md][k]) {
+					pr_err("weights=%s: no weight for %s %s %s\n", path,
+					       core_names[c], mode_names[md], class_names[k]);
+					return -1;
+				}
+	return 0;
+bad:
+	pr_err("weights=%s:%d: not \"CORE MODE CLASS CYCLES\" (CORE a7 or a15, MODE user, kernel or any, CLASS one of the plugin's, CYCLES a number from 0)\n",
+	       path, lineno);
+	fclose(f);
+	return -1;
+}
+
+/* cores=a7:a7:...: each vCPU's core type by hardware ID. Return the count or -1. */
+static int read_cores(const char *list)
+{
+	char *copy = g_strdup(list), *save = NULL, *tok;
+	int n = 0, c;
+
+	for (tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		c = lookup(core_names, NR_CORES, tok);
+		if (c < 0 || n == MAX_VCPUS) {
+			pr_err("cores=%s: %s is not a7 or a15 (or more than %d vCPUs)\n",
+			       list, tok, MAX_VCPUS);
+			g_free(copy);
+			return -1;
+		}
+		core_of[n++] = (uint8_t)c;
+	}
+	g_free(copy);
+	return n;
 }
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
@@ -257,7 +700,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *ram = NULL;
+	const char *ram = NULL, *weights = NULL, *cores = NULL;
+	unsigned long long kbase;
 	long long offset = -1;
 	char *end;
 	void *map;
@@ -271,8 +715,25 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			offset = strtoll(argv[i] + 7, &end, 0);
 			if (errno || *end || offset < 0 || offset % PAGE_SIZE_BYTES)
 				offset = -1;
+		} else if (!strcmp(argv[i], "cost=insns") || !strcmp(argv[i], "cost=cycles")) {
+			cost_cycles = !strcmp(argv[i], "cost=cycles");
+		} else if (!strncmp(argv[i], "weights=", 8)) {
+			weights = argv[i] + 8;
+		} else if (!strncmp(argv[i], "cores=", 6)) {
+			cores = argv[i] + 6;
+		} else if (!strncmp(argv[i], "kernel=", 7)) {
+			errno = 0;
+			kbase = strtoull(argv[i] + 7, &end, 0);
+			if (errno || *end || !kbase || kbase > UINT32_MAX) {
+				pr_err("%s: not an address of the 32-bit guest\n", argv[i]);
+				return -1;
+			}
+			kernel_base = kbase;
+		} else if (!strncmp(argv[i], "classes=", 8)) {
+			classes_path = g_strdup(argv[i] + 8);
 		} else {
-			pr_err("unknown argument %s (ram=PATH,offset=BYTES)\n", argv[i]);
+			pr_err("unknown argument %s (ram=PATH,offset=BYTES[,cost=insns|cycles,weights=PATH,cores=LIST,kernel=ADDR,classes=PATH])\n",
+			       argv[i]);
 			return -1;
 		}
 	}
@@ -281,6 +742,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		       PAGE_SIZE_BYTES);
 		return -1;
 	}
+	if (cost_cycles && (!weights || !cores)) {
+		pr_err("cost=cycles needs weights=PATH (the cost model's weights) and cores=LIST (each vCPU's core type)\n");
+		return -1;
+	}
+	if (weights && read_weights(weights))
+		return -1;
+	if (cores && read_cores(cores) < 0)
+		return -1;
 	if (!info->system_emulation || info->system.max_vcpus > MAX_VCPUS) {
 		pr_err("system emulation of at most %d vCPUs only\n", MAX_VCPUS);
 		return -1;
@@ -299,6 +768,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	page = map;
 	memset(map, 0, PAGE_SIZE_BYTES);
+	page[FMT_WORD] = FMT_MAGIC | FMT_HIST | (cost_cycles ? FMT_CYCLES : 0) |
+			 (uint64_t)NR_CLASSES << FMT_CLASSES_SHIFT |
+			 (uint64_t)HIST_VCPUS << FMT_HIST_VCPUS_SHIFT;
+	costs = g_hash_table_new(cost_hash, cost_equal);
+	if (classes_path) {
+		mnemonics = g_hash_table_new(g_str_hash, g_str_equal);
+		qemu_plugin_register_atexit_cb(id, write_classes, NULL);
+	}
 	regbuf = g_byte_array_sized_new(16);
 	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
