@@ -12,20 +12,25 @@
 #       console shown on stdout, until the guest powers off or VXU4_TIMEOUT
 #       seconds (default 900) pass. Exit 0 only when the guest powered off.
 #
-# Environment: VXU4_TIMEOUT, VXU4_LOG (the console's file; a temporary
-# one without it),
-# VXU4_KERNEL (another zImage, e.g. the debug kernel's), VXU4_DTB,
-# VXU4_INITRD, VXU4_MONITOR (a Unix socket for QEMU's monitor, below),
-# VXU4_DISK (a raw image file: the guest's /dev/vda, virtio-blk, for
-# results too big for the console, e.g. traces; such a boot is not
-# isolated, below), VXU4_SEED (QEMU's -seed
+# Environment: VXU4_TIMEOUT (seconds, 1 to 1000000), VXU4_LOG (the
+# console's file, made empty, in a folder that exists; a temporary one
+# without it), VXU4_KERNEL (another ARM zImage, e.g. the debug kernel's:
+# its magic number 0x016f2818 at offset 0x24; a vmlinux is refused),
+# VXU4_DTB, VXU4_INITRD (files that can be read), VXU4_MONITOR (a Unix
+# socket for QEMU's monitor, below), VXU4_DISK (a raw image file: the
+# guest's /dev/vda, virtio-blk, for results too big for the console, e.g.
+# traces; such a boot is not isolated, below), VXU4_SEED (QEMU's -seed
 # for the guest's random bytes, below; default 1), VXU4_ISOLATE (0: QEMU
 # not on a host core of its own, below), VXU4_TIME_SCALE (the guest's
 # time scale K, below; default 1), VXU4_COST (what a vCPU's time counts,
 # below: insns, the default, or cycles), VXU4_WEIGHTS (the cost model's
 # weights; default tools/testing/vxu4/cycle-weights), VXU4_CLASSES (a
 # file the plugin writes at exit: each mnemonic, its class, its
-# translations).
+# translations). The files, VXU4_TIMEOUT, VXU4_LOG and
+# VXU4_TIME_SCALE are checked before anything is made or booted
+# (tools/testing/vxu4/env-lib.sh, which the benches share): a bad one is
+# refused with one line naming it, exit 2; numbers are read in base 10
+# (VXU4_TIMEOUT=0900 is 900 s).
 #
 # Guest time is QEMU's instruction count (-icount shift=0,sleep=off): one
 # instruction is 1 ns of guest time, and while every vCPU is halted the
@@ -60,6 +65,9 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
+env_prog=vxu4.sh
+# shellcheck source=tools/testing/vxu4/env-lib.sh
+. "$top/tools/testing/vxu4/env-lib.sh"
 ram_mb=1024
 # Nothing of the host's in the guest: no random seeds from QEMU, and a
 # real-time clock that starts at a fixed date and runs with guest time,
@@ -193,17 +201,18 @@ dumpdtb)
 	;;
 boot)
 	shift
-	kernel=${VXU4_KERNEL:-$build/obj/arch/arm/boot/zImage}
-	dtb=${VXU4_DTB:-$build/vxu4.dtb}
-	initrd=${VXU4_INITRD:-$build/initramfs.cpio.gz}
-	for f in "$kernel" "$dtb" "$initrd"; do
-		[ -f "$f" ] || { echo "vxu4.sh: $f is missing: run make run first" >&2; exit 2; }
-	done
-	scale=${VXU4_TIME_SCALE:-1}
-	if [[ ! $scale =~ ^[1-9][0-9]?$ ]] || [ "$scale" -gt 64 ]; then
-		echo "vxu4.sh: VXU4_TIME_SCALE=$scale: the time scale is a whole number from 1 to 64" >&2
-		exit 2
+	# Every setting checked before anything is made or booted
+	# (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+	kernel=$(env_file VXU4_KERNEL "$build/obj/arch/arm/boot/zImage" "run 'make kernel' (make run does)" zimage) || exit
+	dtb=$(env_file VXU4_DTB "$build/vxu4.dtb" "run 'make vxu4' (make run does)") || exit
+	initrd=$(env_file VXU4_INITRD "$build/initramfs.cpio.gz" "run 'make initramfs' (make run does)") || exit
+	scale=$(env_scale VXU4_TIME_SCALE 1) || exit
+	timeout=$(env_int VXU4_TIMEOUT 900 1 1000000 "seconds before the boot is stopped") || exit
+	if [ -n "${VXU4_DISK:-}" ]; then
+		disk_file=$(env_file VXU4_DISK - "make it with truncate -s SIZE") || exit
 	fi
+	# Last: the log is made (empty) once everything else is right.
+	console=$(env_log VXU4_LOG) || exit
 	# Each vCPU's own instruction count, for the CPU speed, where the DTB
 	# reserves a page for it (tools/testing/vxu4/insn-count-plugin.c): the
 	# guest RAM is then a shared file that the plugin maps too.
@@ -220,8 +229,7 @@ boot)
 	# main thread must run to act on the signal (it may have had it too).
 	trap '[ -n "$qemu" ] && { unisolate "$qemu"; kill "$qemu"; } 2>/dev/null; exit 143' TERM INT
 	if [ -n "$node" ]; then
-		plugin=${VXU4_PLUGIN:-$build/insn-count.so}
-		[ -f "$plugin" ] || { echo "vxu4.sh: $plugin is missing: run make run first" >&2; exit 2; }
+		plugin=$(env_file VXU4_PLUGIN "$build/insn-count.so" "run 'make vxu4' (make run does)") || exit
 		read -r _ page _ _ < <(fdtget -t x "$dtb" "/reserved-memory/$node" reg)
 		mem=$(fdtget -l "$dtb" / | grep '^memory@')
 		read -r _ base _ size < <(fdtget -t x "$dtb" "/$mem" reg)
@@ -255,8 +263,7 @@ boot)
 	fi
 	disk=()
 	if [ -n "${VXU4_DISK:-}" ]; then
-		[ -f "$VXU4_DISK" ] || { echo "vxu4.sh: VXU4_DISK=$VXU4_DISK: no such file (make it with truncate -s SIZE)" >&2; exit 2; }
-		disk=(-drive "file=$VXU4_DISK,format=raw,if=none,id=results"
+		disk=(-drive "file=$disk_file,format=raw,if=none,id=results"
 			-device "virtio-blk-device,drive=results")
 	fi
 	# No firmware sets the Cortex-A15's IBE bit under QEMU: every CPU says
@@ -268,9 +275,7 @@ boot)
 	# are non-blocking: when the reader falls behind, the UART's
 	# transmission waits for the host and ends at a guest time that
 	# depends on the host's load.
-	if [ -n "${VXU4_LOG:-}" ]; then
-		console=$VXU4_LOG
-	else
+	if [ -z "$console" ]; then
 		console=$(mktemp --suffix=.console)
 		tmp_console=$console
 	fi
@@ -300,7 +305,7 @@ boot)
 	fi
 	echo "$host" >"$console"
 	set +e
-	timeout -k 10 "${VXU4_TIMEOUT:-900}" "${rt[@]}" \
+	timeout -k 10 "$timeout" "${rt[@]}" \
 		qemu-system-arm -name vxu4,debug-threads=on \
 		"${machine[@]}" "${icount[@]}" "${counters[@]}" "${disk[@]}" \
 		-nodefaults -display none -no-reboot "${monitor[@]}" \
@@ -330,7 +335,7 @@ boot)
 	# timeout's TERM, or its KILL 10 s later (the main thread of an
 	# isolated QEMU whose guest still runs does not get to act on TERM).
 	if [ "$rc" -eq 124 ] || { [ ${#rt[@]} -ne 0 ] && [ "$rc" -eq 137 ]; }; then
-		echo "vxu4.sh: the guest did not power off within ${VXU4_TIMEOUT:-900} s" >&2
+		echo "vxu4.sh: the guest did not power off within $timeout s" >&2
 		exit 1
 	fi
 	exit "$rc"
