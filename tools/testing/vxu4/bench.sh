@@ -22,25 +22,30 @@
 # "hackbench -l 500 -s 4096", hackbench's 10 groups); hours of wall time
 # at the default time scale (docs/benches.md gives the measured cost).
 #
-# Environment (defaults):
-#   ITER=10        iterations of each configuration
+# Environment (defaults), each read once and checked before anything is
+# made or booted (tools/testing/vxu4/env-lib.sh: exit 2, one line naming
+# the variable); numbers in base 10 (ITER=010 is 10):
+#   ITER=10        iterations of each configuration (1 to 1000)
 #   TASKS=24,8,24@a7
-#                  rt-app cases, N[@CLUSTER]: N tasks of 10% of CLUSTER's
+#                  rt-app cases, N[@CLUSTER] (N from 1 to 999, no
+#                  leading zero): N tasks of 10% of CLUSTER's
 #                  CPU at its top OPP, where rt-app is calibrated (a15 by
 #                  default: 24 tasks are the seed's case, about 2.4 big
 #                  CPUs of work as LISA states duty; 8 a scaled case;
 #                  24@a7: the seed's case under rt-app's own default
 #                  calibration, on CPU0, an A7 at 1.4 GHz)
-#   DURATION=3     guest seconds of each rt-app run (on a host shared with
+#   DURATION=3     guest seconds of each rt-app run, 1 to 3600 (rt-app
+#                  never ends a run of 0; on a host shared with
 #                  another QEMU an rt-app run of 24 tasks costs about 10 s
 #                  of wall time a guest second, and its trace as much again)
 #   HB_LOOPS=5     hackbench -l HB_LOOPS -s 4096 (the seed's is -l 500 with
 #                  hackbench's 10 groups, about 1000 times the work:
-#                  hours a run; 0: no hackbench)
-#   HB_GROUPS=4    hackbench -g
+#                  hours a run; 0: no hackbench; at most 100000)
+#   HB_GROUPS=4    hackbench -g, 1 to 100
 #   CONFIGS=a,b,c,d  the configurations to run
-#   TIME_SCALE=8   the guest's time scale K (scripts/vxu4.sh's
-#                  VXU4_TIME_SCALE): a guest ns holds K instructions, so
+#   TIME_SCALE=8   the guest's time scale K, 1 to 64 (scripts/vxu4.sh's
+#                  VXU4_TIME_SCALE, taken when TIME_SCALE is unset): a
+#                  guest ns holds K instructions, so
 #                  calibrated work costs about K times the wall time; 8
 #                  puts hackbench's loop at the board's cost
 #                  (docs/findings/time-scale.md), 1 is QEMU's own clock
@@ -52,8 +57,11 @@
 #                  one boot at a time runs on a core of its own:
 #                  scripts/vxu4.sh)
 #   HOSTS=         GNU parallel's sshlogin file (--sshloginfile: a host a
-#                  line, "[N/]HOST" or "[N/]ssh -p PORT HOST", ':' for this
-#                  one, N boots at once there, by default its cores): every
+#                  line, "[N/]HOST", "[N/]USER@HOST" or "[N/]ssh -p PORT
+#                  HOST", ':' for this one, N boots at once there, by
+#                  default its cores; blank lines and #comments skipped;
+#                  read here first: no host or a line of none is
+#                  refused, naming the line): every
 #                  iteration of every configuration a boot of its own
 #                  (ab-I, c-I, d-I), handed out to those hosts by GNU
 #                  parallel, which ships the zImage, DTBs, initramfs and
@@ -61,7 +69,15 @@
 #                  files back; the same report. A host needs QEMU 10 (with
 #                  plugins, as scripts/deps.sh installs it), fdtget,
 #                  util-linux, rsync and GNU parallel; PARALLEL is unused
-#   BENCH_OUT=     the results' folder (default build/bench/<date>)
+#   BENCH_OUT=     the results' folder (default build/bench/<date>),
+#                  made if need be; one that cannot be written in is
+#                  refused
+#   VXU4_KERNEL, VXU4_INITRD, VXU4_PLUGIN  scripts/vxu4.sh's: the zImage
+#                  (unless KERNEL), initramfs and plugin to boot
+# What the boots take (the zImage, the DTBs, the initramfs, the plugin,
+# eas-em) is checked before the first one, each missing file named with
+# the make target that builds it; the bundle of HOSTS is removed
+# whatever ends the run.
 # Results in build/bench/<date>/: the console log (ab1.log, c.log, d.log,
 # ab2.log; with HOSTS ab-I.log, ...), the host's arrival times of the run
 # markers (NAME.stamps) and the exit status (NAME.rc) of each boot
@@ -80,50 +96,54 @@ case $# in
 	mode=seed ;;
 *) bad "too many arguments ($*): want none or --seed" ;;
 esac
+# Every setting read once and checked here, before anything is made or
+# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+env_prog=bench.sh
+# shellcheck source=tools/testing/vxu4/env-lib.sh
+. "$top/tools/testing/vxu4/env-lib.sh"
 if [ "$mode" = seed ]; then
-	tasks=${TASKS:-24,24@a7} duration=${DURATION:-30} hb=${HB_LOOPS:-500} hbg=${HB_GROUPS:-10}
+	d_tasks=24,24@a7 d_duration=30 d_hb=500 d_hbg=10
 else
-	tasks=${TASKS:-24,8,24@a7} duration=${DURATION:-3} hb=${HB_LOOPS:-5} hbg=${HB_GROUPS:-4}
+	d_tasks=24,8,24@a7 d_duration=3 d_hb=5 d_hbg=4
 fi
-iter=${ITER:-10} configs=${CONFIGS:-a,b,c,d} parallel=${PARALLEL:-1}
-scale=${TIME_SCALE:-${VXU4_TIME_SCALE:-8}}
-for v in iter duration hb hbg; do
-	[[ ${!v} =~ ^[0-9]+$ ]] || bad "${v^^}=${!v}: want a whole number"
-done
-[ "$iter" -ge 1 ] || bad "ITER=$iter: want at least 1"
-[[ $tasks =~ ^[1-9][0-9]*(@a15|@a7)?(,[1-9][0-9]*(@a15|@a7)?)*$ ]] ||
-	bad "TASKS=$tasks: want task counts, each calibrated on a15 (the default) or a7, like 24,8,24@a7"
-[[ $configs =~ ^[abcd](,[abcd])*$ ]] || bad "CONFIGS=$configs: want some of a,b,c,d, e.g. a,b,c,d"
-[[ $parallel =~ ^[01]$ ]] || bad "PARALLEL=$parallel: want 0 or 1"
-if ! [[ $scale =~ ^[0-9]+$ ]] || [ "$scale" -lt 1 ] || [ "$scale" -gt 64 ]; then
-	bad "TIME_SCALE=$scale: want a whole number from 1 to 64"
-fi
+iter=$(env_int ITER 10 1 1000 "iterations of each configuration") || exit
+tasks=$(env_match TASKS "$d_tasks" '[1-9][0-9]{0,2}(@a15|@a7)?(,[1-9][0-9]{0,2}(@a15|@a7)?)*' \
+	"rt-app cases, each a task count from 1 to 999 calibrated on a15 (the default) or a7, like 24,8,24@a7") || exit
+duration=$(env_int DURATION "$d_duration" 1 3600 "guest seconds of each rt-app run; rt-app never ends a run of 0") || exit
+hb=$(env_int HB_LOOPS "$d_hb" 0 100000 "hackbench's loops; 0: no hackbench") || exit
+hbg=$(env_int HB_GROUPS "$d_hbg" 1 100 "hackbench's groups") || exit
+configs=$(env_match CONFIGS a,b,c,d '[abcd](,[abcd])*' "some of a,b,c,d, comma-separated, e.g. a,b,c,d") || exit
+parallel=$(env_match PARALLEL 1 '[01]' "0 or 1") || exit
+# TIME_SCALE, or scripts/vxu4.sh's own VXU4_TIME_SCALE when it is unset.
+scale=$(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) || exit
 export VXU4_TIME_SCALE=$scale
-kernel=${KERNEL:-}
-zimage=${VXU4_KERNEL:-$build/obj/arch/arm/boot/zImage}
+kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/NAME.config)") || exit
+hosts=$(env_hosts HOSTS) || exit
+if [ -n "$hosts" ]; then
+	command -v parallel >/dev/null || env_bad "HOSTS=$hosts: GNU parallel is missing: run 'make deps' (Debian's parallel)"
+fi
+
+# What the boots take, there before the first one: the kernel (unless
+# KERNEL's variant, built below), the initramfs, the plugin, the DTBs of
+# the configurations, eas-em.
+if [ -z "$kernel" ]; then
+	zimage=$(env_kernel bench) || exit
+fi
+initrd=$(env_initrd bench) || exit
+plugin=$(env_plugin bench) || exit
+env_dtb bench - vxu4.dtb >/dev/null || exit
+if [[ ,$configs, == *,c,* ]]; then env_dtb bench - vxu4-noem.dtb >/dev/null || exit; fi
+if [[ ,$configs, == *,d,* ]]; then env_dtb bench - vxu4-noem-nomc.dtb >/dev/null || exit; fi
+eas_em=$top/tools/power/eas/eas-em
+[ -x "$eas_em" ] || env_bad "$eas_em is missing: run 'make tools' (make bench does)"
+out=$(env_out_dir BENCH_OUT "$build/bench/$(date +%Y%m%d-%H%M%S)") || exit
 if [ -n "$kernel" ]; then
 	zimage=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
-fi
-hosts=${HOSTS:-}
-if [ -n "$hosts" ]; then
-	[ -f "$hosts" ] ||
-		bad "HOSTS=$hosts: no such file: want GNU parallel's sshlogin file, a host a line ([N/]HOST, ':' for this one)"
-	hosts=$(realpath -- "$hosts")
-	command -v parallel >/dev/null || bad "GNU parallel is missing: run 'make deps' (Debian's parallel)"
-	[ -f "$build/insn-count.so" ] || bad "$build/insn-count.so is missing: run 'make vxu4' (make bench does)"
+	zimage=$(env_file - "$zimage" "kernel-variant.sh $kernel did not make it" zimage) || exit
 fi
 
-eas_em=$top/tools/power/eas/eas-em
-[ -x "$eas_em" ] || bad "$eas_em is missing: run 'make tools' (make bench does)"
-for f in "$build/vxu4.dtb" "$build/vxu4-noem.dtb" "$build/vxu4-noem-nomc.dtb"; do
-	[ -f "$f" ] || bad "$f is missing: run 'make vxu4' (make bench does)"
-done
-
-out=${BENCH_OUT:-$build/bench/$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out" || bad "BENCH_OUT=$out: cannot make that folder"
-out=$(realpath -- "$out")
 "$eas_em" compute --json "$build/vxu4.dtb" >"$out/em.json" 2>"$out/em.err" ||
-	{ cat "$out/em.err" >&2; bad "eas-em could not compute the EM of $build/vxu4.dtb"; }
+	{ cat "$out/em.err" >&2 || true; env_bad "eas-em could not compute the EM of $build/vxu4.dtb"; }
 
 ab=$(echo "$configs" | tr ',' '\n' | grep '[ab]' | sort -u | paste -sd, || true)
 c=$(echo "$configs" | tr ',' '\n' | grep -c c || true)
@@ -148,7 +168,7 @@ boot() {
 		"$6..$(($6 + $5 - 1)), time limit $limit s"
 	# shellcheck disable=SC2046 # guest_args: words
 	"$top/tools/testing/vxu4/bench-job.sh" "$out/$1" "$limit" "$scale" "$zimage" "$2" \
-		"$build/initramfs.cpio.gz" $(guest_args "$5" "$3" "$6") || true
+		"$initrd" $(guest_args "$5" "$3" "$6") || true
 }
 
 # guest_args ITER CONFIGS FIRST: the bench's kernel arguments (words with
@@ -182,14 +202,18 @@ if [ -n "$hosts" ]; then
 	# --cleanup: on a host that is this machine under another name (the
 	# loopback) the remote folder is the local one, whose files would
 	# go with it; it is removed on every host once the files are back.
+	# The bundle goes with this script, whatever ends it.
 	bundle=$(mktemp -d /tmp/odroid-eas-bench.XXXXXX)
+	trap 'rm -rf "$bundle"' EXIT
 	mkdir -p "$bundle/scripts" "$bundle/tools/testing/vxu4" "$bundle/build"
 	cp "$top/scripts/vxu4.sh" "$bundle/scripts/"
-	cp "$top/tools/testing/vxu4/bench-job.sh" "$bundle/tools/testing/vxu4/"
+	cp "$top/tools/testing/vxu4/bench-job.sh" "$top/tools/testing/vxu4/env-lib.sh" \
+		"$bundle/tools/testing/vxu4/"
 	cp "$zimage" "$bundle/build/zImage"
-	cp "$build/initramfs.cpio.gz" "$build/insn-count.so" "$bundle/build/"
-	files=(scripts/vxu4.sh tools/testing/vxu4/bench-job.sh build/zImage
-		build/initramfs.cpio.gz build/insn-count.so)
+	cp "$initrd" "$bundle/build/initramfs.cpio.gz"
+	cp "$plugin" "$bundle/build/insn-count.so"
+	files=(scripts/vxu4.sh tools/testing/vxu4/bench-job.sh tools/testing/vxu4/env-lib.sh
+		build/zImage build/initramfs.cpio.gz build/insn-count.so)
 	jobs=()
 	for i in $(seq "$iter"); do
 		[ -z "$ab" ] || jobs+=("ab-$i $(budget "$nab" 1) vxu4.dtb $ab $i")
