@@ -35,24 +35,30 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
 # shellcheck source=tools/testing/vxu4/dtb-lib.sh
 . "$top/tools/testing/vxu4/dtb-lib.sh"
-iter=${ITER:-10} work_ms=${WORK_MS:-1000} tar_dirs=${TAR_DIRS:-/usr/lib}
-boost_hz=${BOOST_HZ:-1900000000 2000000000}
-
-bad() { echo "boost-bench.sh: $*" >&2; exit 2; }
-for v in iter work_ms; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || bad "${v^^}=${!v}: want a whole number, at least 1"
-done
-[[ $tar_dirs =~ ^/[^\ ]*$ ]] || bad "TAR_DIRS=$tar_dirs: want absolute guest paths, comma-separated, no spaces"
-[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make boost-bench does)"
-
-out=$build/boost-bench/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
+# Every setting read once and checked here, before anything is made or
+# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+env_prog=boost-bench.sh
+# shellcheck source=tools/testing/vxu4/env-lib.sh
+. "$top/tools/testing/vxu4/env-lib.sh"
+iter=$(env_int ITER 10 1 1000 "iterations") || exit
+work_ms=$(env_int WORK_MS 1000 1 1000000 "each thread's work, ms of an A15 at its highest OPP") || exit
+tar_dirs=$(env_match TAR_DIRS /usr/lib '/[^ ]*' "absolute guest paths, comma-separated, no spaces") || exit
+boost_hz=$(env_match BOOST_HZ "1900000000 2000000000" '[1-9][0-9]{8,9}( [1-9][0-9]{8,9})*' \
+	"the boost OPPs' frequencies in Hz separated by blanks, like \"1900000000 2000000000\"") || exit
+timeout=$(env_int VXU4_TIMEOUT 14400 1 1000000 "seconds before the boot is stopped") || exit
+scale=$(env_scale VXU4_TIME_SCALE 1) || exit
+export VXU4_TIME_SCALE=$scale
+env_kernel boost-bench >/dev/null || exit
+env_initrd boost-bench >/dev/null || exit
+env_plugin boost-bench >/dev/null || exit
+env_dtb boost-bench - vxu4.dtb >/dev/null || exit
+out=$(env_out_dir - "$build/boost-bench/$(date +%Y%m%d-%H%M%S)") || exit
 dtb=$out/vxu4-boost.dtb
 # shellcheck disable=SC2086
 boost_dtb "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
 echo "==> boost comparison: ITER=$iter WORK_MS=$work_ms TAR_DIRS=$tar_dirs, results in ${out#"$top"/}"
 t0=$(date +%s)
-VXU4_DTB=$dtb VXU4_LOG=$out/boost-bench.log VXU4_TIMEOUT=${VXU4_TIMEOUT:-14400} \
+VXU4_DTB=$dtb VXU4_LOG=$out/boost-bench.log VXU4_TIMEOUT=$timeout \
 	"$top/scripts/vxu4.sh" boot vxu4.mode=boost-bench vxu4.iter="$iter" \
 	vxu4.work_ms="$work_ms" vxu4.tar_dirs="$tar_dirs" >/dev/null ||
 	echo "boost-bench.sh: the boot failed (see $out/boost-bench.log)" >&2

@@ -40,28 +40,34 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
 # shellcheck source=tools/testing/vxu4/dtb-lib.sh
 . "$top/tools/testing/vxu4/dtb-lib.sh"
-iter=${ITER:-10} frames=${FRAMES:-180} audio_s=${AUDIO_S:-3} video_s=${VIDEO_S:-3}
-loops=${LOOPS:-120} govs=${GOVERNORS:-menu,teo,mbed,ladder}
-cases=${CASES:-frames,audio,video,cyclic}
-
-bad() { echo "idle-bench.sh: $*" >&2; exit 2; }
-for v in iter frames audio_s video_s loops; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || bad "${v^^}=${!v}: want a whole number, at least 1"
-done
-[[ $govs =~ ^[a-z]+(,[a-z]+)*$ ]] || bad "GOVERNORS=$govs: want cpuidle governor names, comma-separated"
-[[ $cases =~ ^(frames|audio|video|cyclic)(,(frames|audio|video|cyclic))*$ ]] ||
-	bad "CASES=$cases: want some of frames,audio,video,cyclic, comma-separated"
-[[ ,$govs, == *,menu,* ]] || bad "GOVERNORS=$govs: menu must be one (the others are normalised to it)"
-[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make idle-bench does)"
-
-out=$build/idle-bench/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
+# Every setting read once and checked here, before anything is made or
+# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+env_prog=idle-bench.sh
+# shellcheck source=tools/testing/vxu4/env-lib.sh
+. "$top/tools/testing/vxu4/env-lib.sh"
+iter=$(env_int ITER 10 1 1000 "iterations") || exit
+frames=$(env_int FRAMES 180 1 100000 "frames per run") || exit
+audio_s=$(env_int AUDIO_S 3 1 3600 "guest seconds of the audio run") || exit
+video_s=$(env_int VIDEO_S 3 1 3600 "guest seconds of the video run") || exit
+loops=$(env_int LOOPS 120 1 1000000 "cyclictest's loops per thread") || exit
+govs=$(env_match GOVERNORS menu,teo,mbed,ladder '[a-z]+(,[a-z]+)*' "cpuidle governor names, comma-separated") || exit
+[[ ,$govs, == *,menu,* ]] || env_bad "GOVERNORS=$govs: menu must be one (the others are normalised to it)"
+cases=$(env_match CASES frames,audio,video,cyclic \
+	'(frames|audio|video|cyclic)(,(frames|audio|video|cyclic))*' "some of frames,audio,video,cyclic, comma-separated") || exit
+timeout=$(env_int VXU4_TIMEOUT 14400 1 1000000 "seconds before the boot is stopped") || exit
+scale=$(env_scale VXU4_TIME_SCALE 1) || exit
+export VXU4_TIME_SCALE=$scale
+env_kernel idle-bench >/dev/null || exit
+env_initrd idle-bench >/dev/null || exit
+env_plugin idle-bench >/dev/null || exit
+env_dtb idle-bench - vxu4.dtb >/dev/null || exit
+out=$(env_out_dir - "$build/idle-bench/$(date +%Y%m%d-%H%M%S)") || exit
 dtb=$out/vxu4-idle.dtb
 idle_dtb "$build/vxu4.dtb" "$dtb" || exit 2
 echo "==> idle governors compared: ITER=$iter FRAMES=$frames AUDIO_S=$audio_s VIDEO_S=$video_s" \
 	"LOOPS=$loops GOVERNORS=$govs, results in ${out#"$top"/}"
 t0=$(date +%s)
-VXU4_DTB=$dtb VXU4_LOG=$out/idle-bench.log VXU4_TIMEOUT=${VXU4_TIMEOUT:-14400} \
+VXU4_DTB=$dtb VXU4_LOG=$out/idle-bench.log VXU4_TIMEOUT=$timeout \
 	"$top/scripts/vxu4.sh" boot vxu4.mode=idle-bench vxu4.iter="$iter" vxu4.frames="$frames" \
 	vxu4.audio_s="$audio_s" vxu4.video_s="$video_s" vxu4.loops="$loops" \
 	vxu4.governors="$govs" vxu4.cases="$cases" >/dev/null ||

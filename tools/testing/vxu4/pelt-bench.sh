@@ -30,22 +30,28 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
-iter=${ITER:-10} frames=${FRAMES:-300} duration=${DURATION:-3} parallel=${PARALLEL:-1}
-
-bad() { echo "pelt-bench.sh: $*" >&2; exit 2; }
-for v in iter frames duration; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || bad "${v^^}=${!v}: want a whole number, at least 1"
-done
-[[ $parallel =~ ^[01]$ ]] || bad "PARALLEL=$parallel: want 0 or 1"
-[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make pelt-bench does)"
-
-out=$build/pelt-bench/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
+# Every setting read once and checked here, before anything is made or
+# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+env_prog=pelt-bench.sh
+# shellcheck source=tools/testing/vxu4/env-lib.sh
+. "$top/tools/testing/vxu4/env-lib.sh"
+iter=$(env_int ITER 10 1 1000 "iterations per half-life") || exit
+frames=$(env_int FRAMES 300 1 100000 "frames per frame run") || exit
+duration=$(env_int DURATION 3 1 3600 "guest seconds of each rt-app run; rt-app never ends a run of 0") || exit
+parallel=$(env_match PARALLEL 1 '[01]' "0 or 1") || exit
+timeout=$(env_int VXU4_TIMEOUT 14400 1 1000000 "seconds before a boot is stopped") || exit
+scale=$(env_scale VXU4_TIME_SCALE 1) || exit
+export VXU4_TIME_SCALE=$scale
+env_kernel pelt-bench >/dev/null || exit
+env_initrd pelt-bench >/dev/null || exit
+env_plugin pelt-bench >/dev/null || exit
+env_dtb pelt-bench VXU4_DTB vxu4.dtb >/dev/null || exit
+out=$(env_out_dir - "$build/pelt-bench/$(date +%Y%m%d-%H%M%S)") || exit
 echo "==> PELT half-life comparison: ITER=$iter FRAMES=$frames DURATION=$duration, results in ${out#"$top"/}"
 
 boot() {
 	local m=$1
-	VXU4_LOG=$out/pelt-$m.log VXU4_TIMEOUT=${VXU4_TIMEOUT:-14400} \
+	VXU4_LOG=$out/pelt-$m.log VXU4_TIMEOUT=$timeout \
 		"$top/scripts/vxu4.sh" boot vxu4.mode=pelt-bench sched_pelt_multiplier="$m" \
 		vxu4.iter="$iter" vxu4.frames="$frames" vxu4.duration="$duration" \
 		vxu4.bench_cfg=a >/dev/null

@@ -26,31 +26,35 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
-scales=${SCALES:-1 2 4 8 16} reps=${REPS:-3} hb_a=${HB_A:-10} hb_b=${HB_B:-40}
-
-bad() { echo "timescale-bench.sh: $*" >&2; exit 2; }
-for v in reps hb_a hb_b; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || bad "${v^^}=${!v}: want a whole number, at least 1"
-done
-[ "$hb_b" -gt "$hb_a" ] || bad "HB_B=$hb_b: want more loops than HB_A=$hb_a"
-for k in $scales; do
-	if [[ ! $k =~ ^[1-9][0-9]?$ ]] || [ "$k" -gt 64 ]; then bad "SCALES: $k is no time scale (1 to 64)"; fi
-done
-kernel=${KERNEL:-}
+# Every setting read once and checked here, before anything is made or
+# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+env_prog=timescale-bench.sh
+# shellcheck source=tools/testing/vxu4/env-lib.sh
+. "$top/tools/testing/vxu4/env-lib.sh"
+scales=$(env_scales SCALES "1 2 4 8 16") || exit
+reps=$(env_int REPS 3 1 1000 "repetitions of each measurement") || exit
+hb_a=$(env_int HB_A 10 1 100000 "hackbench's first loop count") || exit
+hb_b=$(env_int HB_B 40 1 100000 "hackbench's second loop count") || exit
+[ "$hb_b" -gt "$hb_a" ] || env_bad "HB_B=$hb_b: want more loops than HB_A=$hb_a"
+timeout=$(env_int VXU4_TIMEOUT 7200 1 1000000 "seconds before a boot is stopped") || exit
+kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/NAME.config)") || exit
+if [ -z "$kernel" ]; then
+	env_kernel timescale-bench >/dev/null || exit
+fi
+env_initrd timescale-bench >/dev/null || exit
+env_plugin timescale-bench >/dev/null || exit
+env_dtb timescale-bench VXU4_DTB vxu4.dtb >/dev/null || exit
+out=$(env_out_dir - "$build/timescale-bench/$(date +%Y%m%d-%H%M%S)") || exit
 if [ -n "$kernel" ]; then
 	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
+	VXU4_KERNEL=$(env_file - "$VXU4_KERNEL" "kernel-variant.sh $kernel did not make it" zimage) || exit
 	export VXU4_KERNEL
-else
-	[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make timescale-bench does)"
 fi
-
-out=$build/timescale-bench/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
 echo "==> time scales $scales: REPS=$reps HB_A=$hb_a HB_B=$hb_b, kernel ${kernel:-board}, results in ${out#"$top"/}"
 for k in $scales; do
 	t0=$(date +%s)
 	# Each console line behind the host's time when it came (s).
-	VXU4_TIME_SCALE=$k VXU4_TIMEOUT=${VXU4_TIMEOUT:-7200} \
+	VXU4_TIME_SCALE=$k VXU4_TIMEOUT=$timeout \
 		"$top/scripts/vxu4.sh" boot vxu4.mode=timescale-bench vxu4.reps="$reps" \
 		vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" |
 		while IFS= read -r line; do
