@@ -14,7 +14,11 @@
 #                              one suite alone, the same way: the row
 #                              whose TARGET is the make target that runs
 #                              it (make check-boost), or whose ID is ID
-#                              (of TIER, when the ID has a row a tier)
+#                              (of TIER, when the ID has a row a tier);
+#                              what names no row or several ("-", the
+#                              list's "no target", names none) is
+#                              refused, with the tiers that would name
+#                              one
 #   tools/testing/check.sh --targets
 #                              the make targets of the list: "TARGET
 #                              NAME" a line, tab-separated (the Makefile's)
@@ -51,23 +55,47 @@ usage() {
 	exit 2
 }
 
+# The tiers and the lanes there are.
+known_tiers=(check ci full debug)
+known_lanes=(iso any host here)
+
+# bad_row WHAT: the list's line $n refused, exit 2.
+bad_row() {
+	echo "check.sh: $list line $n: $*" >&2
+	exit 2
+}
+
 # The list's rows, in its order: tiers, lanes, ids, make targets, names,
-# commands.
+# commands. A tier or lane it does not know (a misspelt one would leave
+# the suite out of every tier), an ID or TARGET that is not a word, a
+# make target on two rows: the list is refused, naming the line.
 all_tiers=() all_lanes=() all_ids=() all_targets=() all_names=() all_cmds=()
+n=0
 while IFS= read -r line; do
+	n=$((n + 1))
 	case $line in '#'* | '') continue ;; esac
 	IFS='|' read -r head name cmd <<<"$line"
 	read -r tiers lane id target extra <<<"$head"
 	name=$(echo "$name" | sed 's/^ *//; s/ *$//')
 	cmd=${cmd# }
-	if [ -z "$cmd" ] || [ -z "$target" ] || [ -n "$extra" ] ||
-		[[ ! $lane =~ ^(iso|any|host|here)$ ]]; then
-		echo "check.sh: $list: a line not of the form 'TIERS LANE ID TARGET | NAME | COMMAND': $line" >&2
-		exit 2
+	if [ -z "$cmd" ] || [ -z "$target" ] || [ -n "$extra" ]; then
+		bad_row "not of the form 'TIERS LANE ID TARGET | NAME | COMMAND': $line"
 	fi
+	if [ "$tiers" != - ]; then
+		[[ $tiers =~ ^[^,]+(,[^,]+)*$ ]] ||
+			bad_row "tiers '$tiers': want some of ${known_tiers[*]}, comma-separated, or - (none)"
+		IFS=, read -ra ts <<<"$tiers"
+		for t in "${ts[@]}"; do
+			[[ " ${known_tiers[*]} " == *" $t "* ]] ||
+				bad_row "unknown tier '$t': want some of ${known_tiers[*]}, comma-separated, or - (none)"
+		done
+	fi
+	[[ " ${known_lanes[*]} " == *" $lane "* ]] ||
+		bad_row "unknown lane '$lane': want one of ${known_lanes[*]}"
+	if [[ ! $id =~ ^[A-Za-z0-9_.-]+$ ]] || [ "$id" = - ]; then bad_row "ID '$id' is not a word"; fi
+	[[ $target =~ ^[A-Za-z0-9_.-]+$ ]] || bad_row "TARGET '$target' is not a word (or -)"
 	if [ "$target" != - ] && [[ " ${all_targets[*]} " == *" $target "* ]]; then
-		echo "check.sh: $list: make target $target on two rows" >&2
-		exit 2
+		bad_row "make target $target on two rows"
 	fi
 	all_tiers+=("$tiers") all_lanes+=("$lane") all_ids+=("$id") all_targets+=("$target")
 	all_names+=("$name") all_cmds+=("$cmd")
@@ -87,6 +115,15 @@ rows=()
 if [ "${1:-}" = --suite ]; then
 	if [ $# -lt 2 ] || [ $# -gt 3 ]; then usage; fi
 	alone=$2 tier=${3:-}
+	# "-" is the list's "no make target", no suite's name.
+	if [ "$alone" = - ] || [[ ! $alone =~ ^[A-Za-z0-9_.-]+$ ]]; then
+		echo "check.sh: --suite '$alone': want a make target or an ID of $list ($0 --targets lists the targets)" >&2
+		exit 2
+	fi
+	if [ -n "$tier" ] && [[ " ${known_tiers[*]} " != *" $tier "* ]]; then
+		echo "check.sh: --suite $alone $tier: unknown tier '$tier': want one of ${known_tiers[*]}" >&2
+		exit 2
+	fi
 	for i in "${!all_ids[@]}"; do
 		[ "${all_targets[$i]}" = "$alone" ] && [ -z "$tier" ] && rows+=("$i")
 	done
@@ -102,7 +139,19 @@ if [ "${1:-}" = --suite ]; then
 		for i in "${rows[@]}"; do
 			echo "  ${all_tiers[$i]} ${all_ids[$i]} ${all_targets[$i]} | ${all_names[$i]}" >&2
 		done
-		[ ${#rows[@]} -eq 0 ] || echo "  (add the tier: $0 --suite $alone TIER)" >&2
+		# The tiers that, added, name one row of these.
+		one=()
+		if [ -z "$tier" ]; then
+			for t in "${known_tiers[@]}"; do
+				k=0
+				for i in "${rows[@]}"; do
+					case ",${all_tiers[$i]}," in *",$t,"*) k=$((k + 1)) ;; esac
+				done
+				[ "$k" -ne 1 ] || one+=("$t")
+			done
+		fi
+		[ ${#one[@]} -eq 0 ] ||
+			echo "  (add a tier that names one of them: $0 --suite $alone TIER, TIER one of ${one[*]})" >&2
 		exit 2
 	fi
 else
