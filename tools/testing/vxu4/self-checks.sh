@@ -12,8 +12,12 @@
 # (trace-events-test.sh), and the static checks' own tests on throwaway
 # inputs: commit-subjects.sh on a git repository of good and bad commits
 # (tools/testing/commit-subjects-test.sh), kernel-variant.sh's refusal
-# of a variant it has no fragment for, and bench.sh's refusal of an
-# argument it does not know. One KTAP document.
+# of a variant it has no fragment for, bench.sh's refusal of an
+# argument it does not know, and what the benches, scripts/vxu4.sh and
+# check.sh refuse before any boot (env-test.sh: every bad setting, HOSTS
+# file, missing build file and row of the list of suites, in a copy of
+# the scripts with fake build files and a stubbed QEMU). One KTAP
+# document.
 #
 # Usage: self-checks.sh   (needs make kernel and make tools: the board
 # DTB, eas-em, build/trace-events)
@@ -55,6 +59,7 @@ judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py"
 judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
 judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
 judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
+judge settings "$top/tools/testing/vxu4/env-test.sh"
 
 # kernel-variant.sh (the benches' KERNEL=NAME): a name without a fragment
 # is refused before any build, exit 2, naming the fragments there are.

@@ -1,0 +1,299 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What the benches (bench.sh, pelt-, boost-, idle-, timescale-bench.sh),
+# the launcher (scripts/vxu4.sh) and the test tiers (check.sh and its
+# list of suites) refuse before anything boots: each bad setting, HOSTS
+# file, missing build file and bad row of the list gives exit 2, one line
+# on stderr naming the variable (or file and line) the user gave, nothing
+# on stdout, no boot started, nothing made in the tree or in /tmp. And
+# what they take: numbers in base 10 (ITER=010 is 10 iterations), a good
+# HOSTS file, a zImage by its magic. One KTAP document.
+#
+# Needs no build: the scripts run in a copy of theirs in a temporary
+# folder, with fake build files (a 100-byte "zImage" with the magic
+# number, empty DTBs) and stubs of qemu-system-arm, GNU parallel and
+# eas-em first in PATH, each of which records that it ran.
+#
+# Usage: env-test.sh
+
+set -uo pipefail
+
+. "$(dirname "$0")/../ktap.sh"
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+tmp=$(mktemp -d /tmp/env-test.XXXXXX) || exit 1
+ktap_atexit rm -rf "$tmp"
+
+# --- a copy of the scripts, fake build files, stubs
+fake=$tmp/tree stub=$tmp/stub
+mkdir -p "$fake/scripts" "$fake/tools/testing/vxu4" "$fake/tools/power/eas" \
+	"$fake/build/obj/arch/arm/boot" "$stub"
+cp "$top/scripts/vxu4.sh" "$fake/scripts/"
+cp "$top/tools/testing/ktap.sh" "$top/tools/testing/check.sh" "$fake/tools/testing/"
+for f in env-lib.sh dtb-lib.sh bench.sh bench-job.sh pelt-bench.sh boost-bench.sh \
+	idle-bench.sh timescale-bench.sh suites; do
+	cp "$top/tools/testing/vxu4/$f" "$fake/tools/testing/vxu4/"
+done
+zimage=$fake/build/obj/arch/arm/boot/zImage
+# An ARM zImage's magic number: 0x016f2818, little-endian at offset 0x24.
+{ head -c 36 /dev/zero; printf '\x18\x28\x6f\x01'; head -c 60 /dev/zero; } >"$zimage"
+for f in vxu4.dtb vxu4-noem.dtb vxu4-noem-nomc.dtb initramfs.cpio.gz insn-count.so; do
+	: >"$fake/build/$f"
+done
+# Each stub records its call in $tmp/ran (qemu's --version excepted:
+# make bench writes it in its info.txt).
+for s in qemu-system-arm parallel; do
+	cat >"$stub/$s" <<-EOF
+		#!/bin/sh
+		[ "\$1" = --version ] && { echo "$s stub"; exit 0; }
+		echo "$s \$*" >>"$tmp/ran"
+		exit 1
+	EOF
+	chmod +x "$stub/$s"
+done
+printf '#!/bin/sh\necho "{}"\n' >"$fake/tools/power/eas/eas-em"
+chmod +x "$fake/tools/power/eas/eas-em"
+head -c 16384 /dev/urandom >"$tmp/random.bin"
+{ printf '\177ELF\001\001\001'; head -c 16000 /dev/zero; } >"$tmp/vmlinux"
+
+hosts=$tmp/hosts
+mkdir -p "$hosts"
+: >"$hosts/empty"
+printf '# only a comment\n\n   \n' >"$hosts/comment"
+printf ':\n4/\n' >"$hosts/no-host"
+printf '# two hosts\n:\na/b\n' >"$hosts/slash"
+printf '0/bench1\n' >"$hosts/zero"
+printf '# here, one at a time\n1/:\n\n  bench1.example.net\nme@bench2\n4/ssh -p 2222 bench@bench2.example.net\n' \
+	>"$hosts/good"
+printf ':\n' >"$hosts/here"
+
+# The tree as it is, and /tmp's bench bundles.
+snapshot() {
+	(cd "$fake" && find . -path ./BOOTED -prune -o -print | sort)
+	ls -d /tmp/odroid-eas-bench.* 2>/dev/null
+}
+
+# run VAR=VALUE... CMD [ARG...]: CMD (a path in the copy) with only those
+# variables and PATH, HOME set; $rc, $tmp/out, $tmp/err.
+run() {
+	local vars=()
+	while [[ $1 =~ ^[A-Z0-9_]+= ]]; do
+		vars+=("$1")
+		shift
+	done
+	rm -f "$tmp/ran"
+	(cd "$fake" && timeout 60 env -i PATH="$stub:$PATH" HOME="$tmp" "${vars[@]}" "$@") \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# refused DESC WANT VAR=VALUE... CMD [ARG...]: CMD refuses, before
+# anything: exit 2, one line on stderr holding WANT, nothing on stdout,
+# no stub run, the tree and /tmp as they were. With lines=N set: N lines
+# on stderr, the first one holding WANT.
+refused() {
+	local desc=$1 want=$2 before why=() n
+	shift 2
+	before=$(snapshot)
+	run "$@"
+	n=$(grep -c '' "$tmp/err")
+	[ "$rc" = 2 ] || why+=("exit $rc, want 2")
+	[ "$n" = "${lines:-1}" ] || why+=("$n lines on stderr, want ${lines:-1}")
+	[[ $(head -1 "$tmp/err") == *"$want"* ]] || why+=("stderr lacks: $want")
+	[ ! -s "$tmp/out" ] || why+=("stdout: $(head -3 "$tmp/out")")
+	[ ! -e "$tmp/ran" ] || why+=("ran: $(cat "$tmp/ran")")
+	[ "$(snapshot)" = "$before" ] ||
+		why+=("made: $(diff <(echo "$before") <(snapshot) | grep '^>' | head -3)")
+	if [ ${#why[@]} -eq 0 ]; then
+		ktap_ok "$desc: refused, exit 2, before any boot"
+	else
+		ktap_fail "$desc: refused, exit 2, before any boot" "${why[@]}" "stderr: $(cat "$tmp/err")"
+	fi
+}
+
+b=tools/testing/vxu4/bench.sh
+v=scripts/vxu4.sh
+
+# --- make bench's settings
+refused "bench ITER=0" "bench.sh: ITER=0: want a whole number from 1 to 1000" ITER=0 $b
+refused "bench ITER=abc" "bench.sh: ITER=abc: want a whole number" ITER=abc $b
+refused "bench ITER of 20 digits" "ITER=99999999999999999999: want a whole number from 1 to 1000" \
+	ITER=99999999999999999999 $b
+refused "bench DURATION=0 (rt-app would never end)" "bench.sh: DURATION=0: want a whole number from 1 to" \
+	DURATION=0 $b
+refused "bench HB_GROUPS=0" "bench.sh: HB_GROUPS=0: want a whole number from 1 to 100" HB_GROUPS=0 $b
+refused "bench HB_LOOPS=-1, named HB_LOOPS" "bench.sh: HB_LOOPS=-1: want a whole number from 0 to" \
+	HB_LOOPS=-1 $b
+refused "bench HB_GROUPS=abc, named HB_GROUPS" "bench.sh: HB_GROUPS=abc: want" HB_GROUPS=abc $b
+refused "bench TIME_SCALE=65" "bench.sh: TIME_SCALE=65: want a whole number from 1 to 64" TIME_SCALE=65 $b
+refused "bench VXU4_TIME_SCALE=0, named VXU4_TIME_SCALE" "bench.sh: VXU4_TIME_SCALE=0: want a whole number from 1 to 64" \
+	VXU4_TIME_SCALE=0 $b
+refused "bench CONFIGS=e" "bench.sh: CONFIGS=e: want some of a,b,c,d" CONFIGS=e $b
+refused "bench TASKS=08" "bench.sh: TASKS=08: want rt-app cases" TASKS=08 $b
+refused "bench PARALLEL=2" "bench.sh: PARALLEL=2: want 0 or 1" PARALLEL=2 $b
+refused "bench KERNEL=../x" "bench.sh: KERNEL=../x: want a kernel variant's name" KERNEL=../x $b
+
+# --- HOSTS, read before GNU parallel
+refused "bench HOSTS naming no file" "bench.sh: HOSTS=$hosts/nosuch: no such file" HOSTS="$hosts/nosuch" $b
+refused "bench HOSTS naming a folder" "bench.sh: HOSTS=$hosts: a folder" HOSTS="$hosts" $b
+refused "bench HOSTS empty" "bench.sh: HOSTS=$hosts/empty: no host in it" HOSTS="$hosts/empty" $b
+refused "bench HOSTS of comments and blanks" "bench.sh: HOSTS=$hosts/comment: no host in it" \
+	HOSTS="$hosts/comment" $b
+refused "bench HOSTS line '4/'" "bench.sh: HOSTS=$hosts/no-host: line 2, '4/': no host" \
+	HOSTS="$hosts/no-host" $b
+refused "bench HOSTS line 'a/b'" "bench.sh: HOSTS=$hosts/slash: line 3, 'a/b': no host" HOSTS="$hosts/slash" $b
+refused "bench HOSTS line '0/bench1'" "bench.sh: HOSTS=$hosts/zero: line 1, '0/bench1': no host" \
+	HOSTS="$hosts/zero" $b
+
+# --- the files the boots take, each named with its make target
+mv "$zimage" "$tmp/zImage"
+refused "bench without a zImage" "bench.sh: $zimage is missing: run 'make kernel' (make bench does)" \
+	CONFIGS=a ITER=1 $b
+refused "bench without a zImage, HOSTS: no bundle in /tmp" "$zimage is missing: run 'make kernel'" \
+	CONFIGS=a ITER=1 HOSTS="$hosts/here" $b
+refused "pelt-bench without a zImage" "pelt-bench.sh: $zimage is missing: run 'make kernel' (make pelt-bench does)" \
+	tools/testing/vxu4/pelt-bench.sh
+mv "$tmp/zImage" "$zimage"
+for f in initramfs.cpio.gz:initramfs insn-count.so:vxu4 vxu4-noem.dtb:vxu4; do
+	mv "$fake/build/${f%:*}" "$tmp/"
+	refused "bench CONFIGS=c without build/${f%:*}" \
+		"bench.sh: $fake/build/${f%:*} is missing: run 'make ${f#*:}' (make bench does)" CONFIGS=c $b
+	mv "$tmp/${f%:*}" "$fake/build/"
+done
+mv "$fake/tools/power/eas/eas-em" "$tmp/"
+refused "bench without eas-em" "eas-em is missing: run 'make tools'" $b
+mv "$tmp/eas-em" "$fake/tools/power/eas/"
+refused "bench VXU4_KERNEL of random bytes" \
+	"bench.sh: VXU4_KERNEL=$tmp/random.bin: not an ARM zImage (no magic 0x016f2818 at offset 0x24" \
+	VXU4_KERNEL="$tmp/random.bin" $b
+
+# --- BENCH_OUT
+refused "bench BENCH_OUT a file" "bench.sh: BENCH_OUT=$hosts/empty: not a folder" BENCH_OUT="$hosts/empty" $b
+# A folder no file can be made in: /proc/self, even for root.
+refused "bench BENCH_OUT a folder that cannot be written in" \
+	"bench.sh: BENCH_OUT=/proc/self: cannot write in that folder" BENCH_OUT=/proc/self $b
+
+# --- the other benches
+p=tools/testing/vxu4/pelt-bench.sh
+refused "pelt-bench DURATION=0" "pelt-bench.sh: DURATION=0: want a whole number from 1 to" DURATION=0 $p
+refused "pelt-bench ITER=0" "pelt-bench.sh: ITER=0: want a whole number from 1 to 1000" ITER=0 $p
+refused "pelt-bench VXU4_TIMEOUT=abc" "pelt-bench.sh: VXU4_TIMEOUT=abc: want a whole number from 1 to" \
+	VXU4_TIMEOUT=abc $p
+refused "pelt-bench VXU4_TIME_SCALE=65" "pelt-bench.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
+	VXU4_TIME_SCALE=65 $p
+refused "boost-bench WORK_MS=0" "boost-bench.sh: WORK_MS=0: want a whole number from 1 to" WORK_MS=0 \
+	tools/testing/vxu4/boost-bench.sh
+refused "boost-bench BOOST_HZ=abc" "boost-bench.sh: BOOST_HZ=abc: want" BOOST_HZ=abc \
+	tools/testing/vxu4/boost-bench.sh
+refused "idle-bench LOOPS=0" "idle-bench.sh: LOOPS=0: want a whole number from 1 to" LOOPS=0 \
+	tools/testing/vxu4/idle-bench.sh
+refused "idle-bench GOVERNORS without menu" "idle-bench.sh: GOVERNORS=teo: menu must be one" GOVERNORS=teo \
+	tools/testing/vxu4/idle-bench.sh
+t=tools/testing/vxu4/timescale-bench.sh
+refused "timescale-bench SCALES='1 65'" "timescale-bench.sh: SCALES=1 65: 65 is no time scale" SCALES="1 65" $t
+refused "timescale-bench SCALES=1,2" "timescale-bench.sh: SCALES=1,2: 1,2 is no time scale" SCALES=1,2 $t
+refused "timescale-bench SCALES='8 08'" "timescale-bench.sh: SCALES=8 08: 8 twice" SCALES="8 08" $t
+refused "timescale-bench HB_B=5 under HB_A" "timescale-bench.sh: HB_B=5: want more loops than HB_A=10" HB_B=5 $t
+
+# --- the launcher
+refused "vxu4.sh VXU4_KERNEL of random bytes" \
+	"vxu4.sh: VXU4_KERNEL=$tmp/random.bin: not an ARM zImage" VXU4_KERNEL="$tmp/random.bin" $v boot
+refused "vxu4.sh VXU4_KERNEL a vmlinux (ELF)" "vxu4.sh: VXU4_KERNEL=$tmp/vmlinux: not an ARM zImage" \
+	VXU4_KERNEL="$tmp/vmlinux" $v boot
+refused "vxu4.sh VXU4_KERNEL naming no file" "vxu4.sh: VXU4_KERNEL=$tmp/nosuch: no such file" \
+	VXU4_KERNEL="$tmp/nosuch" $v boot
+refused "vxu4.sh VXU4_DTB a folder" "vxu4.sh: VXU4_DTB=$hosts: a folder" VXU4_DTB="$hosts" $v boot
+refused "vxu4.sh VXU4_INITRD naming no file" "vxu4.sh: VXU4_INITRD=$tmp/nosuch: no such file" \
+	VXU4_INITRD="$tmp/nosuch" $v boot
+# The fake zImage passes: the refusal is the timeout's.
+refused "vxu4.sh VXU4_TIMEOUT=abc (a zImage taken)" "vxu4.sh: VXU4_TIMEOUT=abc: want a whole number from 1 to" \
+	VXU4_KERNEL="$zimage" VXU4_TIMEOUT=abc $v boot
+refused "vxu4.sh VXU4_TIMEOUT=0" "vxu4.sh: VXU4_TIMEOUT=0: want a whole number from 1 to" VXU4_TIMEOUT=0 $v boot
+refused "vxu4.sh VXU4_LOG in a missing folder" \
+	"vxu4.sh: VXU4_LOG=$tmp/nosuch/console.log: its folder $tmp/nosuch does not exist" \
+	VXU4_LOG="$tmp/nosuch/console.log" $v boot
+refused "vxu4.sh VXU4_LOG a folder" "vxu4.sh: VXU4_LOG=$hosts: a folder" VXU4_LOG="$hosts" $v boot
+refused "vxu4.sh VXU4_TIME_SCALE=65" "vxu4.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
+	VXU4_TIME_SCALE=65 $v boot
+
+# --- what is taken: base 10, a good HOSTS file
+# env-lib.sh's readers alone.
+# shellcheck disable=SC2016 # expanded by the bash that runs it
+readers='. tools/testing/vxu4/env-lib.sh
+	echo "$(env_int ITER 10 1 1000) $(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) $(env_scales SCALES "1 2")"
+	env_hosts HOSTS'
+got=$(cd "$fake" && env -i PATH="$PATH" ITER=010 TIME_SCALE='' VXU4_TIME_SCALE=08 SCALES="01 8 16" \
+	HOSTS="$hosts/good" bash -c "$readers" 2>&1)
+want="10 8 1 8 16
+$hosts/good"
+if [ "$got" = "$want" ]; then
+	ktap_ok "env-lib.sh reads ITER=010 as 10, VXU4_TIME_SCALE=08 as 8, SCALES='01 8 16' as 1 8 16, takes a HOSTS file of 4 forms"
+else
+	ktap_fail "env-lib.sh reads ITER=010 as 10, VXU4_TIME_SCALE=08 as 8, SCALES='01 8 16' as 1 8 16, takes a HOSTS file of 4 forms" \
+		"want: $want" "got:  $got"
+fi
+
+# make bench with ITER=010 TIME_SCALE=08 runs 10 iterations at K = 8:
+# its one boot (CONFIGS=c, PARALLEL=0) is bench-job.sh's, a stub here
+# that records its arguments.
+cp "$fake/tools/testing/vxu4/bench-job.sh" "$tmp/"
+cat >"$fake/tools/testing/vxu4/bench-job.sh" <<EOF
+#!/bin/sh
+echo "\$*" >>"$tmp/job"
+echo 1 >"\$1.rc"
+EOF
+run ITER=010 TIME_SCALE=08 CONFIGS=c PARALLEL=0 BENCH_OUT="$tmp/out-010" $b
+job=$(cat "$tmp/job" 2>/dev/null)
+if [[ " $job " == *" 8 $zimage "*" vxu4.iter=10 "* ]] && [ ! -e "$tmp/ran" ] &&
+	grep -q "^==> bench: 10 iterations" "$tmp/out"; then
+	ktap_ok "bench ITER=010 TIME_SCALE=08: one boot of 10 iterations at K = 8"
+else
+	ktap_fail "bench ITER=010 TIME_SCALE=08: one boot of 10 iterations at K = 8" "boot: $job" \
+		"$(head -3 "$tmp/out" "$tmp/err")"
+fi
+# With a good HOSTS file the bundle is made, GNU parallel (a stub that
+# fails) runs, and the bundle is gone at the end.
+before=$(ls -d /tmp/odroid-eas-bench.* 2>/dev/null)
+run ITER=1 CONFIGS=a HOSTS="$hosts/good" BENCH_OUT="$tmp/out-hosts" $b
+after=$(ls -d /tmp/odroid-eas-bench.* 2>/dev/null)
+if grep -q "^parallel .*--sshloginfile $hosts/good" "$tmp/ran" 2>/dev/null && [ "$before" = "$after" ]; then
+	ktap_ok "bench HOSTS of 4 forms: taken, GNU parallel run, its bundle removed from /tmp"
+else
+	ktap_fail "bench HOSTS of 4 forms: taken, GNU parallel run, its bundle removed from /tmp" \
+		"ran: $(cat "$tmp/ran" 2>/dev/null)" "left: $(comm -13 <(echo "$before") <(echo "$after"))" \
+		"$(head -3 "$tmp/err")"
+	comm -13 <(echo "$before") <(echo "$after") | grep odroid-eas-bench | xargs -r rm -rf
+fi
+cp "$tmp/bench-job.sh" "$fake/tools/testing/vxu4/"
+
+# --- the list of suites and check.sh --suite
+c=tools/testing/check.sh
+list=$fake/tools/testing/vxu4/suites
+cp "$list" "$tmp/suites"
+n=$(grep -n '^check,ci,full host self-checks ' "$list" | cut -d: -f1)
+sed -i "${n}s/^check,ci,full host/chekc host/" "$list"
+refused "check.sh: a row of tier 'chekc'" "check.sh: $list line $n: unknown tier 'chekc'" $c --targets
+cp "$tmp/suites" "$list"
+sed -i "${n}s/^check,ci,full host/check,ci,full hots/" "$list"
+refused "check.sh: a row of lane 'hots'" "check.sh: $list line $n: unknown lane 'hots'" $c --targets
+cp "$tmp/suites" "$list"
+refused "check.sh --suite -" "check.sh: --suite '-': want a make target or an ID" $c --suite -
+refused "check.sh --suite kunit-boot chekc" "check.sh: --suite kunit-boot chekc: unknown tier 'chekc'" \
+	$c --suite kunit-boot chekc
+lines=4 refused "check.sh --suite kunit-boot (2 rows)" "check.sh: 'kunit-boot' names 2 rows" \
+	$c --suite kunit-boot
+if grep -q "TIER one of check ci full)$" "$tmp/err"; then
+	ktap_ok "check.sh --suite kunit-boot: advises the tiers that name one row"
+else
+	ktap_fail "check.sh --suite kunit-boot: advises the tiers that name one row" "$(cat "$tmp/err")"
+fi
+# The advised form names one row: its suite runs (and fails here, where
+# its judge is not copied).
+run $c --suite kunit-boot check
+if [ "$rc" = 1 ] && grep -qx "1\.\.1" "$tmp/out" && grep -q "^# suite 'kunit-boot' alone: 1 suite" "$tmp/out"; then
+	ktap_ok "check.sh --suite kunit-boot check: one suite"
+else
+	ktap_fail "check.sh --suite kunit-boot check: one suite" "exit $rc" "$(head -5 "$tmp/out" "$tmp/err")"
+fi
+ktap_finish
