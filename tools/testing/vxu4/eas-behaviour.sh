@@ -34,6 +34,15 @@ ktap=
 [ "${1:-}" = --ktap ] && ktap=--ktap
 
 bad() { echo "eas-behaviour.sh: $*" >&2; exit 2; }
+# The settings read once and checked before the boot
+# (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+env_prog=eas-behaviour.sh
+# shellcheck source=tools/testing/vxu4/env-lib.sh
+. "$top/tools/testing/vxu4/env-lib.sh"
+tests=$(env_match TESTS "" '[A-Za-z,]*' "test names separated by commas") || exit
+VXU4_TIME_SCALE=$(env_scale VXU4_TIME_SCALE 8) || exit
+export VXU4_TIME_SCALE
+timeout=$(env_int VXU4_TIMEOUT 2400 1 1000000 "seconds before the boot is stopped") || exit
 for f in "$build/obj/arch/arm/boot/zImage" "$build/trace-events" "$top/tools/power/eas/eas-em"; do
 	[ -f "$f" ] || bad "$f is missing: run 'make eas-behaviour' (it builds it)"
 done
@@ -41,9 +50,6 @@ if [ -n "${KERNEL:-}" ]; then
 	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$KERNEL") || exit
 	export VXU4_KERNEL
 fi
-tests=${TESTS:-}
-export VXU4_TIME_SCALE=${VXU4_TIME_SCALE:-8}
-[[ $tests =~ ^[A-Za-z,]*$ ]] || bad "TESTS=$tests: want test names separated by commas"
 
 if [ -n "$ktap" ]; then
 	log=$build/eas-behaviour.log out=$build/eas-behaviour-check
@@ -60,7 +66,7 @@ rm -f "$disk"
 truncate -s 256M "$disk"
 t0=$(date +%s)
 rc=0
-VXU4_DISK=$disk VXU4_LOG=$log VXU4_TIMEOUT=${VXU4_TIMEOUT:-2400} "$top/scripts/vxu4.sh" boot \
+VXU4_DISK=$disk VXU4_LOG=$log VXU4_TIMEOUT=$timeout "$top/scripts/vxu4.sh" boot \
 	vxu4.mode=eas-behaviour ${tests:+vxu4.tests=$tests} >/dev/null || rc=$?
 [ "$rc" -eq 0 ] || echo "eas-behaviour.sh: the boot failed (exit $rc, log ${log#"$top"/})" >&2
 [ -n "$ktap" ] || echo "==> boot done in $(($(date +%s) - t0)) s"

@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# What the benches (bench.sh, pelt-, boost-, idle-, timescale-bench.sh),
-# the launcher (scripts/vxu4.sh) and the test tiers (check.sh and its
-# list of suites) refuse before anything boots: each bad setting, HOSTS
-# file, missing build file and bad row of the list gives exit 2, one line
-# on stderr naming the variable (or file and line) the user gave, nothing
-# on stdout, no boot started, nothing made in the tree or in /tmp. And
-# what they take: numbers in base 10 (ITER=010 is 10 iterations), a good
-# HOSTS file, a zImage by its magic. One KTAP document.
+# What the benches (bench.sh, pelt-, boost-, idle-, timescale-bench.sh,
+# eas-behaviour.sh), the launcher (scripts/vxu4.sh) and the test tiers
+# (check.sh and its list of suites) refuse before anything boots: each
+# bad setting, HOSTS file, missing build file and bad row of the list
+# gives exit 2, one line on stderr naming the variable (or file and
+# line) the user gave, nothing on stdout, no boot started, nothing made
+# in the tree or in /tmp. And what they take: numbers in base 10
+# (ITER=010 is 10 iterations), a good HOSTS file, a zImage by its magic.
+# One KTAP document.
 #
 # Needs no build: the scripts run in a copy of theirs in a temporary
 # folder, with fake build files (a 100-byte "zImage" with the magic
@@ -32,7 +33,7 @@ mkdir -p "$fake/scripts" "$fake/tools/testing/vxu4" "$fake/tools/power/eas" \
 cp "$top/scripts/vxu4.sh" "$fake/scripts/"
 cp "$top/tools/testing/ktap.sh" "$top/tools/testing/check.sh" "$fake/tools/testing/"
 for f in env-lib.sh dtb-lib.sh bench.sh bench-job.sh pelt-bench.sh boost-bench.sh \
-	idle-bench.sh timescale-bench.sh suites; do
+	idle-bench.sh timescale-bench.sh eas-behaviour.sh suites; do
 	cp "$top/tools/testing/vxu4/$f" "$fake/tools/testing/vxu4/"
 done
 zimage=$fake/build/obj/arch/arm/boot/zImage
@@ -194,6 +195,8 @@ t=tools/testing/vxu4/timescale-bench.sh
 refused "timescale-bench SCALES='1 65'" "timescale-bench.sh: SCALES=1 65: 65 is no time scale" SCALES="1 65" $t
 refused "timescale-bench SCALES=1,2" "timescale-bench.sh: SCALES=1,2: 1,2 is no time scale" SCALES=1,2 $t
 refused "timescale-bench SCALES='8 08'" "timescale-bench.sh: SCALES=8 08: 8 twice" SCALES="8 08" $t
+refused "eas-behaviour VXU4_TIME_SCALE=65" "eas-behaviour.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
+	VXU4_TIME_SCALE=65 tools/testing/vxu4/eas-behaviour.sh --ktap
 refused "timescale-bench HB_B=5 under HB_A" "timescale-bench.sh: HB_B=5: want more loops than HB_A=10" HB_B=5 $t
 
 # --- the launcher
