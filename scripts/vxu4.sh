@@ -211,6 +211,17 @@ boot)
 	if [ -n "${VXU4_DISK:-}" ]; then
 		disk_file=$(env_file VXU4_DISK - "make it with truncate -s SIZE") || exit
 	fi
+	cost=$(env_match VXU4_COST insns 'insns|cycles' "insns or cycles (what a vCPU's time counts)") || exit
+	if [ "$cost" = cycles ]; then
+		weights=$(env_file VXU4_WEIGHTS "$top/tools/testing/vxu4/cycle-weights" \
+			"it is the cost model's weights, tools/testing/vxu4/cycle-weights") || exit
+		[[ $weights != *,* ]] || env_bad "VXU4_WEIGHTS=$weights: QEMU's plugin arguments cannot hold a comma"
+		cores=$(cpu_cores "$dtb") || exit 2
+	fi
+	if [ -n "${VXU4_CLASSES:-}" ]; then
+		[[ $VXU4_CLASSES != *,* ]] || env_bad "VXU4_CLASSES=$VXU4_CLASSES: QEMU's plugin arguments cannot hold a comma"
+		classes=$(env_log VXU4_CLASSES) || exit
+	fi
 	# Last: the log is made (empty) once everything else is right.
 	console=$(env_log VXU4_LOG) || exit
 	# Each vCPU's own instruction count, for the CPU speed, where the DTB
@@ -242,21 +253,8 @@ boot)
 			ram_dir=$build
 		ram=$(mktemp "$ram_dir/vxu4-ram.XXXXXX")
 		plugin_args="ram=$ram,offset=$((0x$page - 0x$base))"
-		case ${VXU4_COST:-insns} in
-		insns) ;;
-		cycles)
-			weights=${VXU4_WEIGHTS:-tools/testing/vxu4/cycle-weights}
-			[ -r "$weights" ] || { echo "vxu4.sh: VXU4_WEIGHTS=$weights: no such readable file (the cost model's weights, tools/testing/vxu4/cycle-weights)" >&2; exit 2; }
-			[[ $weights != *,* ]] || { echo "vxu4.sh: VXU4_WEIGHTS=$weights: QEMU's plugin arguments cannot hold a comma" >&2; exit 2; }
-			cores=$(cpu_cores "$dtb") || exit 2
-			plugin_args+=",cost=cycles,weights=$weights,cores=$cores"
-			;;
-		*)
-			echo "vxu4.sh: VXU4_COST=$VXU4_COST: what a vCPU's time counts is insns or cycles" >&2
-			exit 2
-			;;
-		esac
-		[ -z "${VXU4_CLASSES:-}" ] || plugin_args+=",classes=$VXU4_CLASSES"
+		[ "$cost" = insns ] || plugin_args+=",cost=cycles,weights=$weights,cores=$cores"
+		[ -z "${classes:-}" ] || plugin_args+=",classes=$classes"
 		counters=(-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on"
 			-machine memory-backend=ram
 			-plugin "$plugin,$plugin_args")

@@ -219,6 +219,13 @@ refused "vxu4.sh VXU4_LOG in a missing folder" \
 refused "vxu4.sh VXU4_LOG a folder" "vxu4.sh: VXU4_LOG=$hosts: a folder" VXU4_LOG="$hosts" $v boot
 refused "vxu4.sh VXU4_TIME_SCALE=65" "vxu4.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
 	VXU4_TIME_SCALE=65 $v boot
+refused "vxu4.sh VXU4_COST=cycle" "vxu4.sh: VXU4_COST=cycle: want insns or cycles" \
+	VXU4_KERNEL="$zimage" VXU4_COST=cycle $v boot
+refused "vxu4.sh VXU4_WEIGHTS naming no file" "vxu4.sh: VXU4_WEIGHTS=$tmp/nosuch: no such file" \
+	VXU4_KERNEL="$zimage" VXU4_COST=cycles VXU4_WEIGHTS="$tmp/nosuch" $v boot
+refused "vxu4.sh VXU4_CLASSES in a missing folder" \
+	"vxu4.sh: VXU4_CLASSES=$tmp/nosuch/classes: its folder $tmp/nosuch does not exist" \
+	VXU4_KERNEL="$zimage" VXU4_CLASSES="$tmp/nosuch/classes" $v boot
 
 # --- what is taken: base 10, a good HOSTS file
 # env-lib.sh's readers alone.
