@@ -34,10 +34,12 @@ computed energy disagrees with the meters; 2 bad input or no runs.
 
 import csv
 import json
+import math
 import os
 import statistics
 import subprocess
 import sys
+from typing import Any, NoReturn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
@@ -55,57 +57,105 @@ COMPARISONS = (("b", "a"), ("c", "a"), ("c", "b"), ("d", "a"))
 NAME_WIDTH, CFG_WIDTH, CHANGE_WIDTH = 24, 23, 8
 
 
-def die(msg, code=2):
+LOG_FIX = "run make bench again (the log is cut or garbled)"
+# The keys of an "@bench" line that hold numbers (>= 0): these, and those
+# with these ends (energies, _uj, whole numbers); "K:N,..." pairs: those
+# that start so.
+NUM_KEYS = ("iter", "groups", "loops", "tasks", "eas", "em")
+NUM_ENDS = ("_ms", "_us", "_ns", "_s")
+PAIR_STARTS = ("opp_", "tis_")
+
+
+def die(msg: str, code: int = 2) -> NoReturn:
     print(f"bench-report: {msg}", file=sys.stderr)
     sys.exit(code)
 
 
-def parse_log(log, boot):
+def run_of(rec: vxu4log.Record, boot: str, errors: list[str]) -> dict[str, str]:
+    """The run of an "@bench TEST run=R key=value..." line: its values by
+    key (none where the guest had none: its error is on the line, and
+    goes to ERRORS), each number checked (vxu4log.LogError otherwise)."""
+    if not rec.words:
+        raise rec.error("", "no test name (want '@bench TEST run=R ...'; the line is cut?)")
+    rec.need_int("run", 1)
+    if not (rec.has("guest_ms") or rec.has("wall_ms")):
+        rec.need_num("guest_ms")
+    for k in rec.fields:
+        if k.endswith("_error"):
+            errors.append(f"{boot}: run {rec.fields['run']}: {k}={rec.fields[k]}")
+        elif k.startswith(PAIR_STARTS):
+            rec.opt_pairs(k)
+        elif k.endswith("_uj"):
+            rec.opt_int(k)
+        elif k.startswith("iowait_"):
+            # /proc/stat's iowait may go back (its NO_HZ accounting)
+            rec.opt_num(k, -math.inf)
+        elif k in NUM_KEYS or k.endswith(NUM_ENDS):
+            rec.opt_num(k)
+    run = {"test": rec.words[0], "boot": boot}
+    run.update({k: v for k, v in rec.fields.items() if v not in vxu4log.NO_VALUE})
+    if run["test"] == "rtapp":
+        # The case: N tasks calibrated on a cluster (older logs: a15,
+        # the only calibration then).
+        run["case"] = f'{rec.need_int("tasks", 1)}@{run.get("cal", "a15")}'
+    return run
+
+
+def read_stamps(stamps: str, runs: list[dict[str, str]]) -> None:
+    """Each run's wall time (host_ms) from STAMPS, the host's time of each
+    line: "EPOCH_S @bench_start run=R", "EPOCH_S @bench_end run=R"."""
+    fix = "remove it to report without wall times, or run make bench again"
+    if os.path.isdir(stamps):
+        raise vxu4log.LogError(stamps, 0, "", "a folder, not the log's stamps file", fix)
+    start: dict[int, float] = {}
+    end: dict[int, tuple[float, int]] = {}
+    for n, line in enumerate(vxu4log.read_lines(stamps, fix), 1):
+        parts = line.split(maxsplit=2)
+        if len(parts) < 2 or parts[1] not in ("@bench_start", "@bench_end"):
+            continue
+        try:
+            t = float(parts[0])
+        except ValueError:
+            t = math.nan
+        if not math.isfinite(t) or t < 0:
+            raise vxu4log.LogError(stamps, n, f"the host's time {vxu4log.escape(parts[0])}",
+                                   "want seconds >= 0 before the line", fix)
+        rec = vxu4log.Record(parts[1][1:], parts[2] if len(parts) > 2 else "", stamps, n, fix)
+        rid = rec.need_int("run", 1)
+        if parts[1] == "@bench_start":
+            start[rid] = t
+        else:
+            end[rid] = (t, n)
+    for rid, (t, n) in end.items():
+        if rid in start and t < start[rid]:
+            raise vxu4log.LogError(stamps, n, f"@bench_end run={rid}",
+                                   f"{t} s, before its @bench_start ({start[rid]} s)", fix)
+    for r in runs:
+        rid = int(r["run"])
+        if rid in start and rid in end:
+            r["host_ms"] = f"{(end[rid][0] - start[rid]) * 1000:.0f}"
+
+
+def parse_log(log: str, boot: str) -> tuple[list[dict[str, str]], list[str], dict[str, Any]]:
     """Runs, errors, calibration and completeness of one console log."""
-    runs, errors, info = [], [], {"boot": boot, "done": False}
-    for line in vxu4log.read_lines(log, "give the console log of a bench boot"):
-        kind, _, rest = line.strip().partition(" ")
-        if kind == "@bench_error":
-            errors.append(f"{boot}: {rest}")
-        elif kind == "@bench_calibration":
-            info.update(vxu4log.kv(rest))
-        elif kind == "@bench_domains":
-            d = vxu4log.kv(rest)
-            info.setdefault("domains", {})[d.get("cpu", "?")] = d.get("levels", "none")
-        elif kind == "@bench_done":
-            info["done"] = True
-            info["runs_said"] = vxu4log.kv(rest).get("runs")
-        elif kind == "@bench":
-            test, _, rest = rest.partition(" ")
-            if not test:
-                continue
-            run = {"test": test, "boot": boot}
-            run.update(vxu4log.kv(rest))
-            if run["test"] == "rtapp":
-                # The case: N tasks calibrated on a cluster (older
-                # logs: a15, the only calibration then).
-                run["case"] = f'{run.get("tasks")}@{run.get("cal", "a15")}'
-            for k in list(run):
-                if k.endswith("_error"):
-                    errors.append(f"{boot}: run {run.get('run')}: {k}={run[k]}")
-            runs.append(run)
+    runs: list[dict[str, str]] = []
+    errors: list[str] = []
+    info: dict[str, Any] = {"boot": boot, "done": False}
+    lg = vxu4log.Log(log, "give the console log of a bench boot", LOG_FIX)
+    errors += [f"{boot}: {e}" for e in lg.at("bench_error")]
+    for rec in lg.records("bench_calibration"):
+        info.update(rec.fields)
+    for rec in lg.records("bench_domains"):
+        info.setdefault("domains", {})[rec.fields.get("cpu", "?")] = \
+            rec.fields.get("levels", "none")
+    for rec in lg.records("bench_done"):
+        info["done"] = True
+        info["runs_said"] = rec.opt_int("runs")
+    for rec in lg.records("bench"):
+        runs.append(run_of(rec, boot, errors))
     stamps = log[:-4] + ".stamps" if log.endswith(".log") else None
-    if stamps and os.path.exists(stamps):
-        start, end = {}, {}
-        with open(stamps, errors="replace") as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) < 3:
-                    continue
-                kv = vxu4log.kv(" ".join(parts[2:]))
-                if parts[1] == "@bench_start":
-                    start[kv.get("run")] = float(parts[0])
-                elif parts[1] == "@bench_end":
-                    end[kv.get("run")] = float(parts[0])
-        for r in runs:
-            rid = r.get("run")
-            if rid in start and rid in end:
-                r["host_ms"] = f"{(end[rid] - start[rid]) * 1000:.0f}"
+    if stamps and os.path.lexists(stamps):
+        read_stamps(stamps, runs)
     return runs, errors, info
 
 
@@ -600,7 +650,7 @@ def agreement_report(diffs, limit):
     return line, summary, error
 
 
-def main():
+def main() -> int:
     if sys.argv[1:] == ["--self-check"]:
         checks = self_checks()
         for ok, desc, details in checks:
@@ -608,13 +658,16 @@ def main():
             for d in details:
                 print(f"# {d}")
         return 0 if all(ok for ok, _, _ in checks) else 1
-    out, logs, opts = vxu4log.report_args(__doc__, options=("em", "idle", "agree"), logs="+")
+    out, logs, opts = vxu4log.report_args(__doc__, options=("em", "idle", "agree"), logs="+",
+                                          create=True)
     agree = AGREE_DEFAULT
     if opts["agree"] is not None:
         try:
             agree = float(opts["agree"]) / 100
         except ValueError:
-            die(f"--agree {opts['agree']}: want a percentage, e.g. 1")
+            agree = math.nan
+        if not math.isfinite(agree) or agree < 0:
+            die(f"--agree {opts['agree']}: want a percentage >= 0, e.g. 1")
     em = load_em(opts["em"]) if opts["em"] else None
     idle = load_idle(opts["idle"]) if opts["idle"] else None
 
@@ -633,7 +686,7 @@ def main():
             errors.append(f"{b['boot']}: no '@bench_done' line: the boot ended early "
                           "(time limit? crash?): its runs are incomplete")
         elif b.get("runs_said") is not None and \
-                int(b["runs_said"]) != sum(1 for r in runs if r["boot"] == b["boot"]):
+                b["runs_said"] != sum(1 for r in runs if r["boot"] == b["boot"]):
             errors.append(f"{b['boot']}: the guest ran {b['runs_said']} runs, the log holds "
                           f"{sum(1 for r in runs if r['boot'] == b['boot'])}")
     for cl in ("a15", "a7"):
@@ -710,4 +763,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    vxu4log.guard(main)

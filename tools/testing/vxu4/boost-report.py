@@ -61,38 +61,39 @@ def case_name(case):
     return f"{n} thread{'s' if n > 1 else ''}" if kind == "dhry" else "tar -czf"
 
 
-def parse(log):
-    lines, head = vxu4log.bench_log(log, "boostbench", "boost-bench", "vxu4-boost-bench")
-    boost_khz = {int(k) for k in head["boost_khz"].split(",") if k}
+def parse(log: str) -> tuple[dict[str, str], dict[tuple[str, tuple[str, int], int], dict[str, float]], int]:
+    lg, hd = vxu4log.bench_log(log, "boostbench", "boost-bench", "vxu4-boost-bench")
+    boost_khz = set(hd.need_ints("boost_khz", 1))
+    want = hd.need_int("iter", 1)
+    for k in ("work_ms", "fmax_khz", "loops", "budget_default_uw", "tar_dirs", "tree_files",
+              "tree_kb"):
+        hd.need_str(k)
     runs = {}
-    for t in vxu4log.at_lines(lines, "boostbench_run"):
-        r = vxu4log.kv(t)
-        key = (r["cfg"], (r["case"], int(r["threads"])), int(r["iter"]))
+    for r in lg.records("boostbench_run"):
+        cfg = r.need_str("cfg", CONFIGS)
+        case = r.need_str("case", sorted({c for c, _ in CASES}))
+        key = (cfg, (case, r.need_int("threads", 1)), r.need_int("iter", 1))
         bad = [k for k in ("time_ns", "energy_a7_uj", "energy_a15_uj",
-                           "peak_a7_uw", "peak_a15_uw") if not r.get(k, "none").isdigit()]
+                           "peak_a7_uw", "peak_a15_uw") if not r.has(k)]
         if bad:
-            die(f"{log}: {key[0]} {case_name(key[1])} iteration {key[2]}: "
-                f"no {', '.join(bad)} ({t})")
-        window = int(r["window_ns"]) / 1e9
-        e7, e15 = int(r["energy_a7_uj"]) / 1e6, int(r["energy_a15_uj"]) / 1e6
-        res = {}
-        if r["a15_khz"] != "none":
-            for kv in r["a15_khz"].split(","):
-                k, ms = kv.split(":")
-                res[int(k)] = int(ms)
+            die(f"{log}:{r.line}: {key[0]} {case_name(key[1])} iteration {key[2]}: "
+                f"no {', '.join(bad)} ({r.text})")
+        time_ns = r.need_int("time_ns", 1)
+        window = r.need_int("window_ns", 1) / 1e9
+        e7, e15 = r.need_int("energy_a7_uj") / 1e6, r.need_int("energy_a15_uj") / 1e6
+        res = r.opt_pairs("a15_khz") or {}
         runs[key] = dict(
-            time_s=int(r["time_ns"]) / 1e9, energy_j=e7 + e15, a15_w=e15 / window,
-            a15_peak_w=int(r["peak_a15_uw"]) / 1e6, a7_peak_w=int(r["peak_a7_uw"]) / 1e6,
+            time_s=time_ns / 1e9, energy_j=e7 + e15, a15_w=e15 / window,
+            a15_peak_w=r.need_int("peak_a15_uw") / 1e6, a7_peak_w=r.need_int("peak_a7_uw") / 1e6,
             boost_pct=100.0 * sum(ms for k, ms in res.items() if k in boost_khz)
             / (window * 1000))
-    want = int(head["iter"])
     for cfg in CONFIGS:
         for case in CASES:
             missing = [i for i in range(1, want + 1) if (cfg, case, i) not in runs]
             if missing:
                 die(f"{log}: {cfg} {case_name(case)}: no run for iteration(s) "
                     f"{', '.join(map(str, missing))} of {want}")
-    return head, runs, want
+    return hd.fields, runs, want
 
 
 def plot(changes, out):
@@ -124,7 +125,7 @@ unset multiplot
     return vxu4log.gnuplot(script, "boost-report")
 
 
-def main():
+def main() -> None:
     out, log = vxu4log.report_args(__doc__)
     head, runs, iters = parse(log)
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
@@ -206,4 +207,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    vxu4log.guard(main)

@@ -81,63 +81,65 @@ def percentile(hist, q):
     return max(hist)
 
 
-def parse(log):
-    lines, head = vxu4log.bench_log(log, "idlebench", "idle-bench", "vxu4-idle-bench")
-    govs = head["governors"].split(",")
+def parse(log: str) -> tuple[dict[str, str], list[str], tuple[str, ...], list[str],
+                             dict[tuple[str, str, int], dict[str, float]], int]:
+    lg, hd = vxu4log.bench_log(log, "idlebench", "idle-bench", "vxu4-idle-bench")
+    govs = hd.need_str("governors").split(",")
+    if "menu" not in govs:
+        raise hd.error("governors", "want menu among them (the changes are against menu)")
     # cpu0's state names, less the cluster's suffix: the same states of
     # both clusters are summed
-    states = [re.sub(r"-a(7|15)$", "", s) for s in head["states"].split(",")]
+    states = [re.sub(r"-a(7|15)$", "", s) for s in hd.need_str("states").split(",")]
+    # an older log names no cases: it has all four
+    cases = tuple(c for c in CASES if c in hd.fields.get("cases", ",".join(CASES)).split(","))
+    want = hd.need_int("iter", 1)
+    for k in ("frames", "audio_s", "video_s", "loops", "pload_ns"):
+        hd.need_str(k)
+    hd.opt_int("cyclic_us", 1)
     runs = {}
-    for t in vxu4log.at_lines(lines, "idlebench_run"):
-        r = vxu4log.kv(t)
-        key = (r["gov"], r["case"], int(r["iter"]))
-        bad = [k for k in ("energy_a7_uj", "energy_a15_uj") if not r.get(k, "none").isdigit()]
+    for r in lg.records("idlebench_run"):
+        key = (r.need_str("gov", govs), r.need_str("case", cases), r.need_int("iter", 1))
+        bad = [k for k in ("energy_a7_uj", "energy_a15_uj") if not r.has(k)]
         if bad:
-            die(f"{log}: {key}: no {', '.join(bad)} ({t})")
-        st = {k: [int(v) for v in r[k].split(",")]
-              for k in ("time_us", "usage", "above", "below")}
+            die(f"{log}:{r.line}: {key}: no {', '.join(bad)} ({r.text})")
+        st = {k: r.need_ints(k, least=len(states)) for k in ("time_us", "usage", "above", "below")}
         idle = sum(st["time_us"]) or 1
         entries = sum(st["usage"]) or 1
-        m = dict(energy_j=(int(r["energy_a7_uj"]) + int(r["energy_a15_uj"])) / 1e6,
-                 guest_s=int(r["guest_ms"]) / 1e3,
+        m = dict(energy_j=(r.need_int("energy_a7_uj") + r.need_int("energy_a15_uj")) / 1e6,
+                 guest_s=r.need_int("guest_ms") / 1e3,
                  above_pct=100.0 * sum(st["above"]) / entries,
                  below_pct=100.0 * sum(st["below"]) / entries)
         for i, s in enumerate(states):
             m[f"share_{s}"] = 100.0 * st["time_us"][i] / idle
         if key[1] == "frames":
-            if int(r.get("frames", 0)) == 0:
-                die(f"{log}: {key}: no frame in rt-app's log ({t})")
-            m.update(p95_ms=int(r["p95_us"]) / 1e3, over=int(r["over"]),
-                     max_frame_ms=int(r["max_us"]) / 1e3)
+            if not r.opt_int("frames"):
+                die(f"{log}:{r.line}: {key}: no frame in rt-app's log ({r.text})")
+            m.update(p95_ms=r.need_int("p95_us") / 1e3, over=r.need_int("over"),
+                     max_frame_ms=r.need_int("max_us") / 1e3)
         if key[1] == "cyclic":
-            if r.get("hist", "none") == "none":
-                die(f"{log}: {key}: no cyclictest histogram ({t})")
-            if "max_us" not in r:
-                die(f"{log}: {key}: no cyclictest maximum ({t}); a log of an older "
-                    f"idle-bench (its histogram was read wrongly): run it again")
-            hist = {}
-            for kv in r["hist"].split(","):
-                lat, n = kv.split(":")
-                hist[int(lat)] = hist.get(int(lat), 0) + int(n)
+            if not r.has("hist"):
+                die(f"{log}:{r.line}: {key}: no cyclictest histogram ({r.text})")
+            if "max_us" not in r.fields:
+                die(f"{log}:{r.line}: {key}: no cyclictest maximum ({r.text}); a log of an "
+                    f"older idle-bench (its histogram was read wrongly): run it again")
+            hist = {int(lat): int(n) for lat, n in (r.opt_pairs("hist") or {}).items()}
+            if not sum(hist.values()):
+                raise r.error("hist", "want at least one sample")
             # samples beyond the histogram's 4 ms: counted at its end, so a
             # percentile that reaches them reads as 4000 us (a lower bound)
-            over = sum(int(v) for v in r.get("overflows", "0").split(",") if v)
+            over = sum(r.need_ints("overflows")) if r.has("overflows") else 0
             if over:
                 hist[HIST_US] = hist.get(HIST_US, 0) + over
             m.update(p50_us=percentile(hist, 0.5), p99_us=percentile(hist, 0.99),
-                     max_us=max(int(v) for v in r["max_us"].split(",")),
-                     beyond=over)
+                     max_us=max(r.need_ints("max_us")), beyond=over)
         runs[key] = m
-    # an older log names no cases: it has all four
-    cases = tuple(c for c in CASES if c in head.get("cases", ",".join(CASES)).split(","))
-    want = int(head["iter"])
     for g in govs:
         for c in cases:
             missing = [i for i in range(1, want + 1) if (g, c, i) not in runs]
             if missing:
                 die(f"{log}: {g} {c}: no run for iteration(s) "
                     f"{', '.join(map(str, missing))} of {want}")
-    return head, govs, cases, states, runs, want
+    return hd.fields, govs, cases, states, runs, want
 
 
 def plot(govs, cases, states, changes, summary, out):
@@ -187,7 +189,7 @@ unset multiplot
     return vxu4log.gnuplot(script, "idle-report")
 
 
-def main():
+def main() -> None:
     out, log = vxu4log.report_args(__doc__)
     head, govs, cases, states, runs, iters = parse(log)
     keys = [k for k, _, _, _ in METRICS] + [f"share_{s}" for s in states] + \
@@ -293,4 +295,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    vxu4log.guard(main)

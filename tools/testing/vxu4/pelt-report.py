@@ -21,6 +21,7 @@ metric, or fewer iterations than asked: named, nothing written as whole);
 
 import csv
 import json
+import math
 import os
 import sys
 
@@ -45,61 +46,59 @@ def die(msg, code=1):
     sys.exit(code)
 
 
-def parse(log, mult):
+def parse(log: str, mult: int) -> tuple[dict[int, dict[str, float]],
+                                       list[tuple[float, int, int]], int]:
     """The runs of one boot: {iter: {metric: value}}, its util samples,
     its iteration count (from @pelt_bench_done)."""
-    errors = vxu4log.at(log, "pelt_error")
+    lg = vxu4log.Log(log, "run make pelt-bench",
+                     "run make pelt-bench again (the log is cut or garbled)")
+    errors = lg.at("pelt_error")
     if errors:
         die(f"{log}: the guest reported errors: {'; '.join(errors)}")
-    bench = [vxu4log.kv(t) for t in vxu4log.at(log, "pelt_bench")]
+    bench = lg.records("pelt_bench")
     if not bench:
         die(f"{log}: no @pelt_bench line: the boot did not run vxu4-pelt-bench "
             "(see the log's end)")
-    got = bench[0].get("multiplier")
+    got = bench[0].fields.get("multiplier")
     if got != str(mult):
         die(f"{log}: booted with sched_pelt_multiplier {got}, expected {mult}")
-    done = [vxu4log.kv(t) for t in vxu4log.at(log, "pelt_bench_done")]
+    done = lg.records("pelt_bench_done")
     if not done:
         die(f"{log}: no @pelt_bench_done line: the boot stopped early (timeout?)")
-    runs = {}
-    for t in vxu4log.at(log, "pelt_ramp"):
-        r = vxu4log.kv(t)
-        it = int(r["iter"])
+    runs: dict[int, dict[str, float]] = {}
+    for r in lg.records("pelt_ramp"):
+        it = r.need_int("iter", 1)
         for k in ("t_big_ms", "t_opp_ms"):
-            if r.get(k, "none") == "none":
-                die(f"{log}: iteration {it}: RampUp has no {k} (the task never "
+            if r.fields.get(k, "none") == "none":
+                die(f"{log}:{r.line}: iteration {it}: RampUp has no {k} (the task never "
                     "reached a big CPU or the OPP in the 70% phase)")
-        runs.setdefault(it, {}).update(t_big_ms=float(r["t_big_ms"]),
-                                       t_opp_ms=float(r["t_opp_ms"]))
-    for t in vxu4log.at(log, "pelt_frames"):
-        r = vxu4log.kv(t)
-        it = int(r["iter"])
-        if "none" in (r["energy_a7_uj"], r["energy_a15_uj"]):
-            die(f"{log}: iteration {it}: a meter's counter went back during the frames")
-        n = int(r["frames"])
+        runs.setdefault(it, {}).update(t_big_ms=r.need_num("t_big_ms"),
+                                       t_opp_ms=r.need_num("t_opp_ms"))
+    for r in lg.records("pelt_frames"):
+        it = r.need_int("iter", 1)
+        if "none" in (r.need_str("energy_a7_uj"), r.need_str("energy_a15_uj")):
+            die(f"{log}:{r.line}: iteration {it}: a meter's counter went back during the frames")
+        n = r.need_int("frames", 1)
         runs.setdefault(it, {}).update(
-            frames=n, over_pct=100.0 * int(r["over"]) / n,
-            p95_ms=int(r["p95_us"]) / 1000, max_ms=int(r["max_us"]) / 1000,
-            frames_j=(int(r["energy_a7_uj"]) + int(r["energy_a15_uj"])) / 1e6)
-    for t in vxu4log.at(log, "bench"):
-        if not t.startswith("rtapp "):
+            frames=n, over_pct=100.0 * r.need_int("over", 0, n) / n,
+            p95_ms=r.need_int("p95_us") / 1000, max_ms=r.need_int("max_us") / 1000,
+            frames_j=(r.need_int("energy_a7_uj") + r.need_int("energy_a15_uj")) / 1e6)
+    for r in lg.records("bench"):
+        if r.words[:1] != ["rtapp"]:
             continue
-        r = vxu4log.kv(t)
-        it = int(r["iter"])
-        try:
-            e = int(r["energy_a7_uj"]) + int(r["energy_a15_uj"])
-        except (KeyError, ValueError):
-            die(f"{log}: iteration {it}: rt-app run without meter readings: {t}")
-        runs.setdefault(it, {})["rtapp_j"] = e / 1e6
-    want = int(done[0]["iter"])
+        it = r.need_int("iter", 1)
+        if not (r.has("energy_a7_uj") and r.has("energy_a15_uj")):
+            die(f"{log}:{r.line}: iteration {it}: rt-app run without meter readings: {r.text}")
+        runs.setdefault(it, {})["rtapp_j"] = (r.need_int("energy_a7_uj")
+                                              + r.need_int("energy_a15_uj")) / 1e6
+    want = done[0].need_int("iter", 1)
     for it in range(1, want + 1):
         missing = [k for k, _, _ in METRICS if k not in runs.get(it, {})]
         if missing:
             die(f"{log}: iteration {it} lacks {', '.join(missing)}")
     util = []
-    for t in vxu4log.at(log, "pelt_util"):
-        r = vxu4log.kv(t)
-        util.append((float(r["t_ms"]), int(r["util"]), int(r["cpu"])))
+    for r in lg.records("pelt_util"):
+        util.append((r.need_num("t_ms", -math.inf), r.need_int("util"), r.need_int("cpu", 0, 7)))
     return runs, util, want
 
 
@@ -129,7 +128,7 @@ plot {plots}, 717 with lines dt 2 lc rgb 'gray' notitle
     return vxu4log.gnuplot(script, "pelt-report")
 
 
-def main():
+def main() -> None:
     out, logs = vxu4log.report_args(__doc__, logs=len(MULTS))
     allruns, utils, iters = {}, {}, {}
     for m, arg in zip(MULTS, logs):
@@ -181,4 +180,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    vxu4log.guard(main)

@@ -37,6 +37,7 @@ import json
 import os
 import statistics
 import sys
+from typing import Any, NoReturn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
@@ -60,84 +61,92 @@ BOARD = {
 }
 
 
-def die(msg, code=1):
+def die(msg: str, code: int = 1) -> NoReturn:
     vxu4log.die(msg, code)
 
 
-def med(values, what, log):
-    vals = [float(v) for v in values if v not in ("none", "")]
-    if not vals:
+def med(values: list[float], what: str, log: str) -> float:
+    if not values:
         die(f"{log}: no {what}")
-    return statistics.median(vals)
+    return statistics.median(values)
 
 
-def one(log):
+def one(log: str) -> dict[str, Any]:
     """The measurements of one boot's console LOG: a dict."""
     host = {}
-    lines = []
-    for raw in vxu4log.read_lines(log, "run make timescale-bench"):
+    lines, times = [], []
+    fix = "run make timescale-bench again (the log is cut or garbled)"
+    for n, raw in enumerate(vxu4log.read_lines(log, "run make timescale-bench"), 1):
         t, _, line = raw.partition(" ")
         try:
-            t = float(t)
+            times.append(float(t))
         except ValueError:
-            die(f"{log}: a line without the host's time: {raw[:80]}", 2)
+            raise vxu4log.LogError(log, n, "", "no host time at the line's start: "
+                                   f"'{vxu4log.escape(raw)}' (a console of "
+                                   "make timescale-bench?)", fix) from None
         lines.append(line)
-        if line.startswith("@ts_mark "):
-            d = vxu4log.kv(line[len("@ts_mark "):])
-            host[d["name"]] = (t, float(d["up_s"]))
-    errors = vxu4log.at_lines(lines, "ts_error")
+    lg = vxu4log.Log(log, fix=fix, lines=lines)
+    for m in lg.records("ts_mark"):
+        host[m.need_str("name")] = (times[m.line - 1], m.need_num("up_s"))
+    errors = lg.at("ts_error")
     if errors:
         die(f"{log}: the guest reported errors: {'; '.join(errors)}")
-    head = vxu4log.at_lines(lines, "ts")
+    head = lg.records("ts")
     if not head or "@ts_done" not in lines:
         die(f"{log}: no @ts and @ts_done lines: the boot did not run vxu4-timescale-bench to its end")
-    h = vxu4log.kv(head[0])
-    try:
-        k, ref = int(h["scale"]), int(h["ref_permille"])
-    except (KeyError, ValueError):
-        die(f"{log}: @ts {head[0]}: no time scale or reference (is the CPU speed emulation on?)")
+    h = head[0]
+    if not (h.has("scale") and h.has("ref_permille")):
+        die(f"{log}:{h.line}: @ts {h.text}: no time scale or reference (is the CPU speed "
+            "emulation on?)")
+    k, ref = h.need_int("scale", 1), h.need_int("ref_permille", 1)
     # lockdep: the kernel's lock debugging (absent from older logs)
-    r = {"scale": k, "ref_permille": ref, "lockdep": {"1": "on", "0": "off"}.get(h.get("lockdep"), "unknown")}
+    r: dict[str, Any] = {"scale": k, "ref_permille": ref,
+                         "lockdep": {"1": "on", "0": "off"}.get(h.fields.get("lockdep", ""),
+                                                                "unknown")}
 
-    refs = vxu4log.at_lines(lines, "ts_ref")
-    rates = [int(vxu4log.kv(x)["insns"]) / int(vxu4log.kv(x)["wall_ns"]) for x in refs]
+    rates = [x.need_int("insns") / x.need_int("wall_ns", 1) for x in lg.records("ts_ref")]
     if not rates:
         die(f"{log}: no @ts_ref line")
     r["ref_rate_ratio"] = statistics.median(rates) / (k * ref / 1000)
 
-    probes = vxu4log.at_lines(lines, "ts_probe")
+    probes = lg.records("ts_probe")
     for cpu, kind in (("4", "a15"), ("0", "a7")):
         for key in ("syscall_ns", "pipe_rt_ns"):
-            r[f"{kind}_{key[:-3]}_us"] = med(
-                vxu4log.value(probes, key, [f"cpu={cpu}"]), f"@ts_probe {key} of cpu{cpu}", log) / 1000
+            vals = [v for p in probes if p.fields.get("cpu") == cpu
+                    for v in [p.opt_num(key)] if v is not None]
+            r[f"{kind}_{key[:-3]}_us"] = med(vals, f"@ts_probe {key} of cpu{cpu}", log) / 1000
 
-    hb = vxu4log.at_lines(lines, "ts_hackbench")
-    loops = sorted({int(vxu4log.kv(x)["loops"]) for x in hb})
+    hb = lg.records("ts_hackbench")
+    loops = sorted({x.need_int("loops", 1) for x in hb})
     if len(loops) != 2:
         die(f"{log}: hackbench at {loops} loops, want two loop counts")
-    ta, tb = (med(vxu4log.value(hb, "time_s", [f"loops={n}"]), f"hackbench -l {n}", log)
+    ta, tb = (med([v for x in hb if x.need_int("loops", 1) == n
+                   for v in [x.opt_num("time_s")] if v is not None], f"hackbench -l {n}", log)
               for n in loops)
     per_loop = (tb - ta) / (loops[1] - loops[0])
     r["hackbench_loop_ms"] = per_loop * 1000
     r["hackbench_setup_s"] = ta - loops[0] * per_loop
     r["hackbench_500_s"] = r["hackbench_setup_s"] + 500 * per_loop
 
-    utils = vxu4log.at_lines(lines, "ts_util")
     r["util_over"] = {}
-    for u in utils:
-        d = vxu4log.kv(u)
-        if int(d["samples"]) == 0:
-            die(f"{log}: @ts_util {u}: no sample")
-        r["util_over"][d["task"]] = float(d["mean"]) - 1024 * int(d["duty_pct"]) / 100
+    for u in lg.records("ts_util"):
+        if u.need_int("samples") == 0:
+            die(f"{log}:{u.line}: @ts_util {u.text}: no sample")
+        r["util_over"][u.need_str("task")] = \
+            u.need_num("mean") - 1024 * u.need_int("duty_pct", 0, 100) / 100
 
-    for st in vxu4log.at_lines(lines, "ts_cpustat"):
-        d = {a: int(b) if b.lstrip("-").isdigit() else b for a, b in vxu4log.kv(st).items()}
+    for st in lg.records("ts_cpustat"):
+        d: dict[str, Any] = dict(st.fields)
+        for key in ("system", "irq", "softirq", "user", "nice"):
+            d[key] = st.need_int(key)
+        d["stall"] = st.opt_int("stall") or 0
         # The emulation's stalls are the slowed task's time, in its
         # context: /proc/stat counts them as system time.
-        kern = d["system"] - d.get("stall", 0) + d["irq"] + d["softirq"]
+        kern = d["system"] - d["stall"] + d["irq"] + d["softirq"]
         busy = d["system"] + d["irq"] + d["softirq"] + d["user"] + d["nice"]
-        r[f"kernel_pct_{d['phase']}"] = 100 * kern / busy if busy else float("nan")
-        r[f"cpustat_{d['phase']}"] = d
+        phase = st.need_str("phase")
+        r[f"kernel_pct_{phase}"] = 100 * kern / busy if busy else float("nan")
+        r[f"cpustat_{phase}"] = d
 
     for phase in ("hackbench", "util"):
         if phase not in host or phase + "-end" not in host:
@@ -147,7 +156,7 @@ def one(log):
     return r
 
 
-def main():
+def main() -> None:
     out, _ = vxu4log.report_args(__doc__, logs=0)
     logs = glob.glob(os.path.join(out, "K*.log"))
     if not logs:
@@ -214,4 +223,4 @@ plot '{dat}' using 1:2 with linespoints title 'hackbench -l 500 vs board', \\
 
 
 if __name__ == "__main__":
-    main()
+    vxu4log.guard(main)

@@ -13,8 +13,12 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
                                     "cpu=N capacity=C fmax_khz=F
                                     power=KHZ:UW,KHZ:UW,..."
 
-and, for the reports, report_args(DOC) (their command line),
-at_lines(LINES, KIND) (at on a log already read), mean_rsd(VALUES),
+and, for the reports: Log(PATH) (a log read once; its records(KIND):
+each line a Record whose typed accessors, need_int(KEY) and the like,
+raise LogError naming the file, the line and the key), out_dir(PATH) (OUT_DIR checked before
+anything is written), guard(MAIN) (a report's top: a LogError or a write
+that failed, stdout's included, is one line and exit 2), report_args(DOC)
+(their command line), at_lines(LINES, KIND), mean_rsd(VALUES),
 mann_whitney(A, B), table(HEAD, ROWS), write_report(OUT, LINES) and
 gnuplot(SCRIPT, PROG).
 
@@ -23,22 +27,151 @@ Exit: 0, or 2 for bad usage or an unreadable file.
 
 import json
 import math
+import os
+import re
 import shutil
 import statistics
 import signal
 import subprocess
 import sys
+import tempfile
+from typing import Any, Callable, NoReturn, Sequence
 
 
-def die(msg, code=2):
+def prog() -> str:
+    """The running program's name, for its messages (without ".py")."""
+    name = os.path.basename(sys.argv[0]) or "vxu4log"
+    return name[:-3] if name.endswith(".py") else name
+
+
+def die(msg: str, code: int = 2) -> NoReturn:
     """Print "PROGRAM: MSG" on stderr and exit with CODE (2: bad input)."""
-    print(f"{sys.argv[0].rsplit('/', 1)[-1]}: {msg}", file=sys.stderr)
+    if sys.stderr is not None:
+        print(f"{prog()}: {msg}", file=sys.stderr)
     sys.exit(code)
 
 
-def read_lines(log, hint="boot the virtual XU4 first (make check)"):
+class LogError(Exception):
+    """Input that cannot be read as it should: a file (a console log, its
+    stamps, an EM JSON, OUT_DIR), where in it (LINE, a line's number, or 0),
+    what (FIELD, e.g. "@bench energy_a7_uj=abc", or ""), why, and the fix.
+    guard() makes it one line and exit 2."""
+
+    def __init__(self, path: str, line: int, field: str, why: str, fix: str = "") -> None:
+        super().__init__(why)
+        self.path, self.line, self.field, self.why, self.fix = path, line, field, why, fix
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        what = f"{where}: {self.field}: {self.why}" if self.field else f"{where}: {self.why}"
+        return what + (f"; fix: {self.fix}" if self.fix else "")
+
+
+def escape(text: str, width: int = 40) -> str:
+    """TEXT made safe and short for a message: at most WIDTH characters,
+    control and non-ASCII characters escaped as Python does (\\x01,
+    \\ufffd), "..." where cut."""
+    return ascii(text[:width])[1:-1] + ("..." if len(text) > width else "")
+
+
+# A value the guest prints where it has none (its error is said on a line
+# of its own): as if the key were not there.
+NO_VALUE = ("none", "")
+INT_RE = re.compile(r"-?[0-9]+")
+
+
+class Record:
+    """One "@KIND key=value ..." line of a file: its key=value words
+    (fields), its other words (words, in order), its text after "@KIND",
+    and where it is (path, line). The accessors need_*() and opt_*() give
+    a field typed and in range, or raise LogError naming the file, the
+    line and the key (FIX: what to do about a cut or garbled log)."""
+
+    def __init__(self, kind: str, text: str, path: str, line: int, fix: str = "") -> None:
+        self.kind, self.text, self.path, self.line, self.fix = kind, text, path, line, fix
+        self.fields = kv(text)
+        self.words = [w for w in text.split() if "=" not in w]
+
+    def error(self, key: str, why: str) -> LogError:
+        """A LogError on this line, about KEY's value (or the line, KEY "")."""
+        what = f"@{self.kind} {key}={escape(self.fields.get(key, ''))}" if key else f"@{self.kind}"
+        return LogError(self.path, self.line, what, why, self.fix)
+
+    def has(self, key: str) -> bool:
+        """Whether KEY is there with a value (not "none" or empty)."""
+        return self.fields.get(key, "") not in NO_VALUE
+
+    def need_str(self, key: str, choices: Sequence[str] | None = None) -> str:
+        """KEY's value, required (one of CHOICES, if given)."""
+        if key not in self.fields:
+            raise LogError(self.path, self.line, f"@{self.kind}",
+                           f"no {key}= (the line is cut short?)", self.fix)
+        v = self.fields[key]
+        if choices is not None and v not in choices:
+            raise self.error(key, f"want {' or '.join(choices)}")
+        if not v:
+            raise self.error(key, "empty")
+        return v
+
+    def _int(self, key: str, text: str, lo: int, hi: int | None) -> int:
+        if not INT_RE.fullmatch(text):
+            raise self.error(key, f"want a whole number >= {lo}")
+        v = int(text)
+        if v < lo or (hi is not None and v > hi):
+            raise self.error(key, f"want a whole number from {lo} to {hi}" if hi is not None
+                             else f"want a whole number >= {lo}")
+        return v
+
+    def need_int(self, key: str, lo: int = 0, hi: int | None = None) -> int:
+        """KEY's value, required, a whole number from LO to HI (or above)."""
+        return self._int(key, self.need_str(key), lo, hi)
+
+    def opt_int(self, key: str, lo: int = 0, hi: int | None = None) -> int | None:
+        """KEY's value as need_int(), or None if it is absent or none."""
+        return self._int(key, self.fields[key], lo, hi) if self.has(key) else None
+
+    def _num(self, key: str, text: str, lo: float) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            v = math.nan
+        if not math.isfinite(v) or v < lo:
+            raise self.error(key, f"want a number >= {lo:g}" if lo > -math.inf else "want a number")
+        return v
+
+    def need_num(self, key: str, lo: float = 0) -> float:
+        """KEY's value, required, a number >= LO."""
+        return self._num(key, self.need_str(key), lo)
+
+    def opt_num(self, key: str, lo: float = 0) -> float | None:
+        """KEY's value as need_num(), or None if it is absent or none."""
+        return self._num(key, self.fields[key], lo) if self.has(key) else None
+
+    def need_ints(self, key: str, lo: int = 0, least: int = 1) -> list[int]:
+        """KEY's value, required, whole numbers >= LO, comma-separated, at
+        least LEAST of them."""
+        parts = self.need_str(key).split(",")
+        if len(parts) < least:
+            raise self.error(key, f"want {least} or more comma-separated numbers")
+        return [self._int(key, p, lo, None) for p in parts]
+
+    def opt_pairs(self, key: str) -> dict[int, float] | None:
+        """KEY's value "K:N,K:N,..." (whole K >= 0, N >= 0, the N of a K
+        given twice summed), or None if it is absent or none."""
+        if not self.has(key):
+            return None
+        out: dict[int, float] = {}
+        for part in self.fields[key].split(","):
+            k, colon, n = part.partition(":")
+            if not colon or not INT_RE.fullmatch(k) or int(k) < 0:
+                raise self.error(key, "want K:N,K:N,... (K a whole number, N a number >= 0)")
+            out[int(k)] = out.get(int(k), 0) + self._num(key, n, 0)
+        return out
+
+
+def read_lines(log: str, hint: str = "boot the virtual XU4 first (make check)") -> list[str]:
     """The lines of LOG without carriage returns; dies naming LOG and HINT
-    (what to do) if it cannot be read."""
+    (what to do) if it cannot be read (a folder: "Is a directory")."""
     try:
         with open(log, encoding="utf-8", errors="replace") as f:
             return [line.rstrip("\r\n").replace("\r", "") for line in f]
@@ -46,7 +179,90 @@ def read_lines(log, hint="boot the virtual XU4 first (make check)"):
         die(f"{log}: {e.strerror}: {hint}")
 
 
-def mean_rsd(values):
+class Log:
+    """A console log (PATH), read once: its lines, and its "@KIND" lines
+    as Records (records()). HINT: what to do if it cannot be read; FIX:
+    what to do if a line of it is cut or garbled."""
+
+    def __init__(self, path: str, hint: str = "boot the virtual XU4 first (make check)",
+                 fix: str = "", lines: list[str] | None = None) -> None:
+        self.path, self.fix = path, fix
+        self.lines = read_lines(path, hint) if lines is None else lines
+
+    def records(self, kind: str) -> list[Record]:
+        """Each "@KIND ..." line, in order."""
+        tag = "@" + kind
+        out = []
+        for n, line in enumerate(self.lines, 1):
+            line = line.strip()
+            if line == tag or line.startswith(tag + " "):
+                out.append(Record(kind, line[len(tag) + 1:], self.path, n, self.fix))
+        return out
+
+    def at(self, kind: str) -> list[str]:
+        """The text after "@KIND " of each "@KIND" line (at_lines)."""
+        return at_lines(self.lines, kind)
+
+
+def out_dir(path: str, create: bool = False) -> str:
+    """PATH as a report's OUT_DIR: a folder it can write in, or (CREATE)
+    one it can make; raises LogError naming it otherwise. Nothing is
+    written (a file made to prove it is removed)."""
+    fix = "give a folder you can write in"
+    if not path:
+        raise LogError("OUT_DIR", 0, "", "empty", fix)
+    if not os.path.isdir(path):
+        if os.path.lexists(path):
+            raise LogError(path, 0, "", "not a folder (OUT_DIR)", fix)
+        if not create:
+            raise LogError(path, 0, "", "no such folder (OUT_DIR)", fix + " (mkdir it)")
+        parent = os.path.dirname(os.path.abspath(path))
+        while not os.path.lexists(parent):
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            raise LogError(path, 0, "", f"cannot be made: {parent} is not a folder (OUT_DIR)", fix)
+        path_to_try = parent
+    else:
+        path_to_try = path
+    try:
+        fd, name = tempfile.mkstemp(dir=path_to_try, prefix=".write-test.")
+        os.close(fd)
+        os.unlink(name)
+    except OSError as e:
+        raise LogError(path, 0, "", f"cannot write in {path_to_try}: {e.strerror} (OUT_DIR)",
+                       fix) from None
+    return path
+
+
+def guard(main: Callable[[], int | None]) -> NoReturn:
+    """Run a report's MAIN and exit with its status; input it cannot read
+    (LogError) and output it cannot write (OSError: OUT_DIR's files,
+    stdout on a full device, stdout closed) are one line on stderr and
+    exit 2, never a traceback, never exit 0. A reader that stops early
+    (head) ends it quietly, as it would awk (SIGPIPE's default)."""
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if sys.stdout is None:
+        die("stdout is closed: give the report's text somewhere to go (a file, a pipe)")
+    try:
+        try:
+            rc: int | None = main()
+        except SystemExit as e:
+            sys.stdout.flush()
+            raise e
+        sys.stdout.flush()
+    except LogError as e:
+        die(str(e))
+    except OSError as e:
+        # what stdout still holds would fail again at exit: drop it
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        die(f"{e.filename or 'stdout'}: {e.strerror or e}")
+    sys.exit(rc or 0)
+
+
+def mean_rsd(values: Sequence[float]) -> tuple[float, float]:
     """The mean of VALUES and their relative standard deviation, % (0 for
     a single value)."""
     mean = statistics.mean(values)
@@ -54,7 +270,8 @@ def mean_rsd(values):
     return mean, (sd / mean * 100 if mean else 0.0)
 
 
-def report_args(doc, options=(), logs=1):
+def report_args(doc: str, options: Sequence[str] = (), logs: int | str = 1,
+                create: bool = False) -> Any:
     """A report's arguments: OUT_DIR, then LOGS LOG arguments (a number,
     0 for none, or "+": one or more), after any of OPTIONS, each given
     as "--NAME VALUE" (the last one given wins). Returns OUT_DIR and the
@@ -62,7 +279,9 @@ def report_args(doc, options=(), logs=1):
     a third value, the
     dict {NAME: VALUE, or None where not given}. With other arguments,
     DOC's usage on stderr (its paragraph that starts with "Usage:", else
-    its first) and exit 2."""
+    its first) and exit 2. OUT_DIR is checked (out_dir(), CREATE) before
+    anything is written: one that is not a folder it can write in (or,
+    with CREATE, make) is one line and exit 2."""
     args, opts = sys.argv[1:], dict.fromkeys(options)
     while len(args) >= 2 and args[0].startswith("--") and args[0][2:] in opts:
         opts[args[0][2:]] = args[1]
@@ -73,11 +292,15 @@ def report_args(doc, options=(), logs=1):
         print(next((p for p in paras if p.startswith("Usage:")), paras[0]), file=sys.stderr)
         sys.exit(2)
     out, rest = args[0], args[1:]
+    try:
+        out_dir(out, create)
+    except LogError as e:
+        die(str(e))
     ret = (out, rest[0] if logs == 1 else rest)
     return ret + (opts,) if options else ret
 
 
-def mann_whitney(a, b):
+def mann_whitney(a: Sequence[float], b: Sequence[float]) -> float:
     """Two-sided p-value of the Mann-Whitney U test that samples A and B
     come from one distribution: the normal approximation with the ties'
     correction and a continuity correction (Mann and Whitney, 1947; for
@@ -105,7 +328,7 @@ def mann_whitney(a, b):
     return math.erfc(z / 2 ** 0.5)
 
 
-def gnuplot(script, prog):
+def gnuplot(script: str, prog: str) -> bool:
     """Run gnuplot on SCRIPT; True if it drew. If gnuplot is missing or
     fails, say so on stderr as PROG and return False (no plot, the rest of
     the report stands)."""
@@ -120,7 +343,8 @@ def gnuplot(script, prog):
     return True
 
 
-def table(head, rows, sep=" | ", align=None, widths=None):
+def table(head: list[str], rows: list[list[str]], sep: str = " | ", align: str | None = None,
+          widths: list[int] | None = None) -> list[str]:
     """HEAD and ROWS (lists of strings) as text lines, columns padded and
     separated by SEP. ALIGN: a column's alignment, "<" (left, the
     default) or ">" (right), one character a column. WIDTHS: the
@@ -133,7 +357,7 @@ def table(head, rows, sep=" | ", align=None, widths=None):
             for r in [head] + rows]
 
 
-def write_report(out, lines):
+def write_report(out: str, lines: list[str]) -> None:
     """LINES as OUT/report.txt, and on stdout."""
     text = "\n".join(lines) + "\n"
     with open(f"{out}/report.txt", "w") as f:
@@ -141,37 +365,38 @@ def write_report(out, lines):
     print(text, end="")
 
 
-def at_lines(lines, kind):
+def at_lines(lines: list[str], kind: str) -> list[str]:
     """The text after "@KIND " of each of LINES that is an "@KIND" line,
     in order (for a log already read with read_lines)."""
     tag = "@" + kind + " "
     return [line[len(tag):] for line in lines if line.startswith(tag)]
 
 
-def at(log, kind):
+def at(log: str, kind: str) -> list[str]:
     """The text after "@KIND " of each of LOG's "@KIND" lines, in order."""
     return at_lines(read_lines(log), kind)
 
 
-def bench_log(log, kind, target, script):
+def bench_log(log: str, kind: str, target: str, script: str) -> tuple[Log, Record]:
     """The console LOG of a bench's boot (make TARGET), whose guest
     SCRIPT reports its setup as "@KIND ...", its runs, errors as
-    "@KIND_error ..." and its end as "@KIND_done": LOG's lines and the
-    setup's key=value dict. Dies (exit 1), naming LOG, when the guest
-    reported errors, did not run SCRIPT or stopped early."""
-    lines = read_lines(log, f"run make {target}")
-    errors = at_lines(lines, f"{kind}_error")
+    "@KIND_error ..." and its end as "@KIND_done": LOG read (a Log whose
+    fix is to run make TARGET again) and its setup's Record. Dies (exit
+    1), naming LOG, when the guest reported errors, did not run SCRIPT or
+    stopped early."""
+    lg = Log(log, f"run make {target}", f"run make {target} again (the log is cut or garbled)")
+    errors = lg.at(f"{kind}_error")
     if errors:
         die(f"{log}: the guest reported errors: {'; '.join(errors)}", 1)
-    head = at_lines(lines, kind)
+    head = lg.records(kind)
     if not head:
         die(f"{log}: no @{kind} line: the boot did not run {script} (see the log's end)", 1)
-    if not at_lines(lines, f"{kind}_done"):
+    if not lg.records(f"{kind}_done"):
         die(f"{log}: no @{kind}_done line: the boot stopped early (timeout?)", 1)
-    return lines, kv(head[0])
+    return lg, head[0]
 
 
-def kv(text):
+def kv(text: str) -> dict[str, str]:
     """A dict of the "key=value" words of TEXT (other words are ignored)."""
     out = {}
     for word in text.split():
@@ -181,7 +406,7 @@ def kv(text):
     return out
 
 
-def value(lines, key, conds):
+def value(lines: list[str], key: str, conds: Sequence[str]) -> list[str]:
     """KEY's value of each of LINES (key=value words) that has every
     "k=v" of CONDS, in order; lines without KEY give nothing."""
     want = [c.partition("=")[::2] for c in conds]
@@ -193,7 +418,7 @@ def value(lines, key, conds):
     return out
 
 
-def em_cpus(path):
+def em_cpus(path: str) -> list[str]:
     """Per CPU of "eas-em compute --json" output at PATH: its line
     "cpu=N capacity=C fmax_khz=F power=KHZ:UW,...", in CPU order."""
     try:
@@ -210,9 +435,7 @@ def em_cpus(path):
     return [rows[c] for c in sorted(rows)]
 
 
-def main(argv):
-    # A reader that stops early (head -1) ends us quietly, as it would awk.
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+def main(argv: list[str]) -> int:
     if len(argv) == 4 and argv[1] == "at":
         out = at(argv[2], argv[3])
     elif len(argv) >= 3 and argv[1] == "value":
@@ -228,4 +451,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    guard(lambda: main(sys.argv))
