@@ -159,19 +159,15 @@ def parse_log(log: str, boot: str) -> tuple[list[dict[str, str]], list[str], dic
     return runs, errors, info
 
 
-def load_em(path):
+def load_em(path: str) -> dict[str, list[tuple[int, int]]]:
     """{cluster: [(kHz, uW), ...] ascending} from eas-em compute --json."""
-    try:
-        with open(path) as f:
-            em = json.load(f)
-    except (OSError, ValueError) as e:
-        die(f"{path}: {e}: make it with 'tools/power/eas/eas-em compute --json build/vxu4.dtb'")
     out = {}
-    for pd in em.get("perf_domains", []):
-        cl = "a7" if min(pd["cpus"]) < 4 else "a15"
-        out[cl] = sorted((s["frequency_khz"], s["power_uw"]) for s in pd["states"])
+    for pd in vxu4log.em_domains(path):
+        cl = "a7" if min(pd.cpus) < 4 else "a15"
+        out[cl] = sorted((s.frequency_khz, s.power_uw or 0) for s in pd.states)
     if set(out) != set(CLUSTERS):
-        die(f"{path}: want the perf domains of both clusters (CPUs 0-3, 4-7), got {sorted(out)}")
+        raise vxu4log.LogError(path, 0, "perf_domains", "want the perf domains of both "
+                               f"clusters (CPUs 0-3, 4-7), got {sorted(out)}", vxu4log.EM_FIX)
     return out
 
 

@@ -107,13 +107,17 @@ class EnergyModel:
             die(f"{path}: eas-em {how} failed: {res.stderr.strip()}")
         self.pds = []
         self.cpu_pd = {}
-        for pd in json.loads(res.stdout)["perf_domains"]:
-            skip = bool(int(pd.get("flags") or 0) & 2)
-            states = [(s["frequency_khz"], s["power_uw"], s["performance"])
-                      for s in pd["states"] if not (skip and s.get("inefficient"))]
-            self.pds.append({"cpus": pd["cpus"], "states": states,
-                             "capacity": pd["capacity"], "name": pd["name"]})
-            for c in pd["cpus"]:
+        src = f"eas-em {how} {path}"
+        for pd in vxu4log.em_domains(src, res.stdout):
+            skip = bool((pd.flags or 0) & 2)
+            if pd.capacity is None or any(s.performance is None for s in pd.states):
+                die(f"{src}: perf domain {pd.name}: no performance (an EM older than "
+                    "Linux 6.9's): this test needs each state's performance")
+            states = [(s.frequency_khz, s.power_uw, s.performance)
+                      for s in pd.states if not (skip and s.inefficient)]
+            self.pds.append({"cpus": pd.cpus, "states": states,
+                             "capacity": pd.capacity, "name": pd.name})
+            for c in pd.cpus:
                 self.cpu_pd[c] = len(self.pds) - 1
         self.cpus = sorted(self.cpu_pd)
 
@@ -932,4 +936,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    vxu4log.guard(lambda: main(sys.argv))

@@ -15,7 +15,8 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
 
 and, for the reports: Log(PATH) (a log read once; its records(KIND):
 each line a Record whose typed accessors, need_int(KEY) and the like,
-raise LogError naming the file, the line and the key), out_dir(PATH) (OUT_DIR checked before
+raise LogError naming the file, the line and the key), em_domains(PATH)
+(eas-em's JSON, its shape checked), out_dir(PATH) (OUT_DIR checked before
 anything is written), guard(MAIN) (a report's top: a LogError or a write
 that failed, stdout's included, is one line and exit 2), report_args(DOC)
 (their command line), at_lines(LINES, KIND), mean_rsd(VALUES),
@@ -35,6 +36,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from typing import Any, Callable, NoReturn, Sequence
 
 
@@ -418,20 +420,98 @@ def value(lines: list[str], key: str, conds: Sequence[str]) -> list[str]:
     return out
 
 
+@dataclass
+class EmState:
+    """A performance state of an EM perf domain (eas-em's JSON)."""
+    frequency_khz: int
+    power_uw: int | None
+    performance: int | None
+    inefficient: bool | None
+
+
+@dataclass
+class PerfDomain:
+    """An EM perf domain (eas-em's JSON): its states in its order."""
+    name: str
+    cpus: list[int]
+    capacity: int | None
+    flags: int | None
+    states: list[EmState]
+
+
+EM_FIX = "make it with 'tools/power/eas/eas-em compute --json DTB'"
+
+
+def em_domains(path: str, text: str | None = None, power: bool = True) -> list[PerfDomain]:
+    """The perf domains of eas-em's JSON ("eas-em compute --json" or
+    "show --format=json") at PATH, or in TEXT (PATH then names where it
+    came from), their shape checked: the one reader of it. POWER: every
+    state needs power_uw (not an abstract scale). Raises LogError naming
+    PATH and the wrong field (e.g. perf_domains[0].states[2].power_uw)."""
+    try:
+        if text is None:
+            with open(path) as f:
+                text = f.read()
+        doc = json.loads(text)
+    except OSError as e:
+        raise LogError(path, 0, "", e.strerror or str(e), EM_FIX) from None
+    except ValueError as e:
+        raise LogError(path, 0, "", f"not JSON ({e})", EM_FIX) from None
+
+    def bad(where: str, want: str) -> LogError:
+        return LogError(path, 0, where, f"want {want}", EM_FIX)
+
+    def whole(v: Any, where: str, lo: int, null: bool = False) -> int | None:
+        if v is None and null:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise bad(where, f"a whole number >= {lo}" + (" or null" if null else ""))
+        return v
+
+    pds = doc.get("perf_domains") if isinstance(doc, dict) else None
+    if not isinstance(pds, list) or not pds:
+        raise bad("perf_domains", "a list of perf domains (an object holding one)")
+    out = []
+    for i, pd in enumerate(pds):
+        w = f"perf_domains[{i}]"
+        if not isinstance(pd, dict):
+            raise bad(w, "an object")
+        cpus = pd.get("cpus")
+        if not isinstance(cpus, list) or not cpus:
+            raise bad(f"{w}.cpus", "a list of CPU numbers")
+        cpus = [whole(c, f"{w}.cpus", 0) for c in cpus]
+        states = pd.get("states")
+        if not isinstance(states, list) or not states:
+            raise bad(f"{w}.states", "a list of performance states")
+        sts = []
+        for j, st in enumerate(states):
+            ws = f"{w}.states[{j}]"
+            if not isinstance(st, dict):
+                raise bad(ws, "an object")
+            ineff = st.get("inefficient")
+            if ineff is not None and not isinstance(ineff, bool):
+                raise bad(f"{ws}.inefficient", "true, false or null")
+            sts.append(EmState(whole(st.get("frequency_khz"), f"{ws}.frequency_khz", 1),
+                               whole(st.get("power_uw"), f"{ws}.power_uw", 0, not power),
+                               whole(st.get("performance"), f"{ws}.performance", 0, True),
+                               ineff))
+        name = pd.get("name", "")
+        if not isinstance(name, str):
+            raise bad(f"{w}.name", "a string")
+        out.append(PerfDomain(name, cpus, whole(pd.get("capacity"), f"{w}.capacity", 0, True),
+                              whole(pd.get("flags"), f"{w}.flags", 0, True), sts))
+    return out
+
+
 def em_cpus(path: str) -> list[str]:
     """Per CPU of "eas-em compute --json" output at PATH: its line
     "cpu=N capacity=C fmax_khz=F power=KHZ:UW,...", in CPU order."""
-    try:
-        with open(path) as f:
-            pds = json.load(f)["perf_domains"]
-    except (OSError, ValueError, KeyError) as e:
-        die(f"{path}: {e}: want the output of eas-em compute --json")
     rows = {}
-    for pd in pds:
-        power = ",".join(f"{s['frequency_khz']}:{s['power_uw']}" for s in pd["states"])
-        for c in pd["cpus"]:
-            rows[c] = (f"cpu={c} capacity={pd['capacity']} "
-                       f"fmax_khz={pd['states'][-1]['frequency_khz']} power={power}")
+    for pd in em_domains(path):
+        power = ",".join(f"{s.frequency_khz}:{s.power_uw}" for s in pd.states)
+        for c in pd.cpus:
+            rows[c] = (f"cpu={c} capacity={pd.capacity} "
+                       f"fmax_khz={pd.states[-1].frequency_khz} power={power}")
     return [rows[c] for c in sorted(rows)]
 
 
