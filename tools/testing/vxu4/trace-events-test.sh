@@ -4,7 +4,7 @@
 # build/trace-events, the host's reader of the guest's trace.dat, on a
 # small trace.dat of known events (mk-trace-dat.py) and on broken ones:
 # cut anywhere (libtracecmd 3.1.6 crashed on those), corrupt, not a file,
-# stdout on a full device. Each broken input: exit 2, one line on stderr
+# stdout on a full device or closed. Each broken input: exit 2, one line on stderr
 # naming the file, nothing on stdout, and no hang. One KTAP document.
 #
 # Usage: trace-events-test.sh   (needs make tools: build/trace-events;
@@ -114,4 +114,19 @@ if [ "$rc" -eq 2 ] && [[ $err == *stdout* ]]; then
 else
 	nok "stdout on a full device: exit 2, says stdout" "exit $rc" "stderr: $err"
 fi
+
+# stdout closed (>&-): the temporary file that holds the child's events
+# must not become fd 1 (the events then lost, exit 0); exit 2, says so
+timeout 20 "$te" "$dat" vxu4:vxu4_test >&- 2>"$tmp/err"
+rc=$?
+err=$(cat "$tmp/err")
+if [ "$rc" -eq 2 ] && [[ $err == *"stdout is closed"* ]] && [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+	ok "stdout closed: exit 2, one line, says stdout is closed"
+else
+	nok "stdout closed: exit 2, one line, says stdout is closed" "exit $rc" "stderr: $err"
+fi
+# stdin closed: opened on /dev/null, the events all there as with it open
+timeout 20 "$te" "$dat" vxu4:vxu4_test <&- >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect "stdin closed: exit 0, the 6 events" "0 6" "$rc $(wc -l <"$tmp/out")"
 finish

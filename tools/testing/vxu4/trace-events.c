@@ -17,7 +17,9 @@
  *
  * Exit status: 0 ok; 2 with a message naming the file when it cannot be
  * opened as a trace.dat, is truncated or corrupt, or an event named is not
- * in it; then nothing is printed on stdout.
+ * in it; then nothing is printed on stdout. 2 as well, with a message
+ * naming stdout, when stdout is closed or the events could not all be
+ * written to it (a full device): never 0 with events lost.
  *
  * libtracecmd 3.1.6 crashes (in tracecmd_close() on the error path of
  * tracecmd_open()) on a file cut short: so the file's structure is checked
@@ -561,11 +563,46 @@ static int read_isolated(const char *path, int nr_names, char **names)
 	while ((n = read(fileno(tmp), buf, sizeof(buf))) > 0)
 		if (fwrite(buf, 1, n, stdout) != (size_t)n)
 			break;
-	if (n < 0 || fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "trace-events: writing to stdout: %s\n", strerror(errno));
+	fclose(tmp);
+	/* every event written, and stdout closed without an error */
+	if (n < 0 || ferror(stdout) || fclose(stdout)) {
+		fprintf(stderr, "trace-events: writing the events to stdout: %s\n",
+			strerror(errno));
 		return 2;
 	}
-	fclose(tmp);
+	return 0;
+}
+
+/*
+ * Open fds 0-2 on /dev/null where they are closed, before anything else is
+ * opened: else the temporary file would become stdout (the child's events
+ * written into it, then copied onto themselves) and a closed stdout would
+ * pass for an output. Return 0, or -1 if stdout was closed (or fds 0-2
+ * cannot be made), said on stderr.
+ */
+static int std_fds(void)
+{
+	bool out_closed = false;
+	int fd;
+
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (fd == STDOUT_FILENO)
+			out_closed = true;
+		/* the lowest free fd: this one, those below it being open */
+		if (open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY) != fd) {
+			fprintf(stderr,
+				"trace-events: fd %d is closed and /dev/null cannot take it: %s\n",
+				fd, strerror(errno));
+			return -1;
+		}
+	}
+	if (out_closed) {
+		fprintf(stderr,
+			"trace-events: stdout is closed: the events would be lost; fix: give them somewhere to go (a file, a pipe)\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -573,6 +610,8 @@ int main(int argc, char **argv)
 {
 	struct dat d;
 
+	if (std_fds())
+		return 2;
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
 		fprintf(stderr, "usage: %s TRACE.dat [SYSTEM:EVENT ...]\n", argv[0]);
 		return 2;
