@@ -57,6 +57,7 @@ static void compute_usage(FILE *out)
 		"                               the virtual board's cluster clocks do)\n"
 		"                         none  no clock readable yet (provider not probed)\n"
 		"                         cpuN=kHz[,cpuM=kHz...]  per perf domain, others max\n"
+		"                               (one CPU of each domain named, each once)\n"
 		"  -r, --registered     when the kernel registers an EM for some perf domains\n"
 		"                       but not others, print those it registers (what its\n"
 		"                       energy_model directory will hold) and exit 1; the\n"

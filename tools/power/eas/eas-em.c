@@ -11,6 +11,7 @@
  * Exit status: 0 ok, 1 check failed, 2 bad input or usage.
  */
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
@@ -35,10 +36,19 @@ static const char * const format_names[] = {
 	[FORMAT_JSON]		= "json",
 };
 
-static int parse_boot_freq(const char *arg, struct em_options *opt)
+/*
+ * --boot-freq=max|none|cpuN=kHz[,cpuM=kHz...]: each item a CPU and its
+ * clock rate; an empty item or a CPU given twice is refused (which of two
+ * rates was meant cannot be told), naming the option and the item.
+ */
+static int parse_boot_freq(const char *cmd, const char *arg,
+			   struct em_options *opt)
 {
-	char *spec, *tok, *save = NULL, *end;
-	int ret = 0;
+	const char *tok, *next, *why = NULL;
+	unsigned long cpu, khz;
+	char *end;
+	size_t len;
+	int i;
 
 	if (!strcmp(arg, "max"))
 		return 0;
@@ -46,38 +56,52 @@ static int parse_boot_freq(const char *arg, struct em_options *opt)
 		opt->boot_none = true;
 		return 0;
 	}
-	spec = strdup(arg);
-	if (!spec)
-		return -1;
-	for (tok = strtok_r(spec, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		struct em_boot_rate *r = &opt->boot_rates[opt->nr_boot_rates];
-		unsigned long cpu, khz;
-
-		if (strncmp(tok, "cpu", 3) || opt->nr_boot_rates == EM_NR_CPUS)
-			goto bad;
+	opt->nr_boot_rates = 0;
+	for (tok = arg; tok; tok = next) {
+		next = strchr(tok, ',');
+		len = next ? (size_t)(next - tok) : strlen(tok);
+		if (next)
+			next++;
+		if (!len) {
+			why = "an empty item (two commas, or one at an end)";
+			break;
+		}
+		if (strncmp(tok, "cpu", 3) || !isdigit((unsigned char)tok[3])) {
+			why = "an item that is not cpuN=kHz";
+			break;
+		}
 		errno = 0;
 		cpu = strtoul(tok + 3, &end, 10);
-		if (end == tok + 3 || *end != '=' || cpu >= EM_NR_CPUS)
-			goto bad;
+		if (*end != '=' || cpu >= EM_NR_CPUS) {
+			why = *end != '=' ? "an item that is not cpuN=kHz" :
+			      "a CPU number too large";
+			break;
+		}
 		tok = end + 1;
-		khz = strtoul(tok, &end, 10);
-		if (end == tok || *end || errno || !khz || khz > UINT32_MAX)
-			goto bad;
-		r->cpu = cpu;
-		r->khz = khz;
+		khz = isdigit((unsigned char)*tok) ? strtoul(tok, &end, 10) : 0;
+		if (!khz || errno || khz > UINT32_MAX || (*end && *end != ',')) {
+			why = "a rate that is not a whole number of kHz from 1 to 4294967295";
+			break;
+		}
+		for (i = 0; i < opt->nr_boot_rates; i++)
+			if (opt->boot_rates[i].cpu == (int)cpu)
+				break;
+		if (i < opt->nr_boot_rates) {
+			fprintf(stderr,
+				"%s: %s: bad --boot-freq '%s': cpu%lu given twice; want each CPU once: max, none or cpuN=kHz[,cpuM=kHz...]\n",
+				progname, cmd, arg, cpu);
+			return -1;
+		}
+		opt->boot_rates[opt->nr_boot_rates].cpu = cpu;
+		opt->boot_rates[opt->nr_boot_rates].khz = khz;
 		opt->nr_boot_rates++;
 	}
-	if (opt->nr_boot_rates)
-		goto out;
-bad:
+	if (!why)
+		return 0;
 	fprintf(stderr,
-		"%s: compute: bad --boot-freq '%s': want max, none or cpuN=kHz[,cpuM=kHz...]\n",
-		progname, arg);
-	ret = -1;
-out:
-	free(spec);
-	return ret;
+		"%s: %s: bad --boot-freq '%s': %s; want max, none or cpuN=kHz[,cpuM=kHz...]\n",
+		progname, cmd, arg, why);
+	return -1;
 }
 
 static int parse_arch(const char *cmd, const char *arg, struct em_options *opt)
@@ -202,7 +226,7 @@ int parse_args(const char *cmd, void (*usage)(FILE *out),
 				return -1;
 			break;
 		case 'b':
-			if (parse_boot_freq(optarg, &a->opt))
+			if (parse_boot_freq(cmd, optarg, &a->opt))
 				return -1;
 			break;
 		case 'l':

@@ -1068,6 +1068,20 @@ static int em_capacity(struct em_model *m, const struct em_options *opt)
 			return em_fail(m, -1, NULL,
 				       "--boot-freq names cpu%d, but the DT has cpu0-cpu%d",
 				       opt->boot_rates[i].cpu, m->nr_cpus - 1);
+	/* one clock a perf domain: two rates for it, only the first would count */
+	for (i = 0; i < opt->nr_boot_rates; i++) {
+		const struct em_boot_rate *a = &opt->boot_rates[i], *b;
+		int j;
+
+		for (j = i + 1; j < opt->nr_boot_rates; j++) {
+			b = &opt->boot_rates[j];
+			if (m->cpu[a->cpu].pd == m->cpu[b->cpu].pd)
+				return em_fail(m, -1, NULL,
+					       "--boot-freq gives cpu%d and cpu%d, of one perf domain (%s: one clock); fix: give one CPU of it",
+					       a->cpu, b->cpu,
+					       m->pd[m->cpu[a->cpu].pd].name);
+		}
+	}
 	if (m->arch == EM_ARCH_ARM64)
 		return em_capacity_arm64(m, opt);
 

@@ -733,6 +733,44 @@ run compute --boot-freq=cpu0 "$XU4"
 check "bad --boot-freq: exit 2" [ "$rc" -eq 2 -a -z "$out" ]
 run compute --boot-freq=cpu9=1000 "$XU4"
 check "--boot-freq on a CPU the DT lacks: exit 2" [ "$rc" -eq 2 -a -z "$out" ]
+# boot_freq_bad DESC SPEC FRAGMENT: compute, diff and plot refuse
+# --boot-freq=SPEC: exit 2, nothing on stdout, one line naming the option
+# and holding FRAGMENT
+boot_freq_bad()
+{
+	local desc=$1 spec=$2 frag=$3 c why=""
+
+	for c in compute diff plot; do
+		if [ "$c" = diff ]; then
+			run "$c" --boot-freq="$spec" "$XU4" "$XU4"
+		elif [ "$c" = plot ]; then
+			run "$c" --boot-freq="$spec" -o "$tmp/bf.png" "$XU4"
+		else
+			run "$c" --boot-freq="$spec" "$XU4"
+		fi
+		[ "$rc" -eq 2 ] || why="$c: exit $rc, want 2"
+		[ -z "$why" ] && [ -n "$out" ] && why="$c: output on stdout"
+		[ -z "$why" ] && [ "$(wc -l < "$tmp/err")" -ne 1 ] && why="$c: stderr is not one line"
+		[ -z "$why" ] && [[ $err != *--boot-freq*"$frag"* ]] && why="$c: no '--boot-freq ... $frag'"
+		[ -n "$why" ] && break
+	done
+	if [ -z "$why" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "$why" "stderr: $err"
+	fi
+}
+boot_freq_bad "--boot-freq with a CPU given twice: exit 2, names it" \
+	cpu0=200000,cpu0=1400000 "cpu0 given twice"
+boot_freq_bad "--boot-freq with an empty item: exit 2, says so" \
+	cpu0=200000,,cpu4=1400000 "an empty item"
+boot_freq_bad "--boot-freq ending in a comma: exit 2, says so" \
+	cpu0=200000, "an empty item"
+boot_freq_bad "--boot-freq with two CPUs of one perf domain: exit 2, names both" \
+	cpu1=200000,cpu2=1400000 "cpu1 and cpu2, of one perf domain (cpu0"
+run compute --format=debugfs --boot-freq=cpu0=200000,cpu4=1400000 "$XU4"
+[[ $rc -eq 0 && $out == *"energy_model/cpu0/"* ]]
+check "--boot-freq with one CPU of each perf domain: exit 0" [ $? -eq 0 ]
 run compute --bogus "$XU4"
 check "unknown option: exit 2" [ "$rc" -eq 2 -a -z "$out" ]
 
