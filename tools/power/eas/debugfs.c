@@ -786,14 +786,17 @@ int em_debugfs_load(struct em_model *m, const char *path)
 		return load_src(m, &s);
 
 	/*
-	 * A dump: a regular file, or a pipe (as <(ssh board ...) gives);
-	 * opened without waiting for a writer, then read to its end.
+	 * A dump: a regular file, or a pipe (as <(ssh board ...) gives, or a
+	 * named one), read to its end. A FIFO's open() waits for its writer,
+	 * as cat's does: opened without waiting, it read its end at once when
+	 * the writer came late, and that was taken for a dump with no line.
 	 */
 	if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
 		return dfs_fail(m,
 				"not a regular file (%s); fix: pass the energy_model directory or a dump of it",
 				em_file_type(st.st_mode));
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+	fd = open(path, O_RDONLY | O_NOCTTY |
+		  (S_ISFIFO(st.st_mode) ? 0 : O_NONBLOCK));
 	if (fd < 0)
 		return dfs_fail(m, "cannot open: %s", strerror(errno));
 	if (fcntl(fd, F_SETFL, 0)) {

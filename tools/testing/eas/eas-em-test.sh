@@ -997,9 +997,26 @@ show_bad "show: a value followed by a NUL byte: refused, not read as 75330" "$tm
 	"cpu4/ps:300000/power: '75330\\x00garbage': a NUL byte"
 check "show: a NUL byte: stderr is printable text only" only_text
 
-# the dump itself a FIFO nobody writes: no hang
+# the dump itself a FIFO: its open() waits for the writer, as cat's does,
+# and it is read to its end. A writer 0.5 s late: the dump, whole (it was
+# "no line": the FIFO opened without waiting read its end at once).
 mkfifo "$tmp/dump.fifo"
-show_bad "show: a dump FIFO with no writer: exit 2, no hang" "$tmp/dump.fifo" "$tmp/dump.fifo"
+run show "$DUMP"
+cp "$tmp/out" "$tmp/dump.want"
+# (the writer's open() waits for a reader: dd's own, under timeout too)
+{ sleep 0.5; timeout 20 dd if="$DUMP" of="$tmp/dump.fifo" status=none; } &
+run show "$tmp/dump.fifo"
+wait
+[[ $rc -eq 0 && -z $err ]] && diff <(sed 1d "$tmp/dump.want") <(sed 1d "$tmp/out") > /dev/null
+check "show: a dump FIFO whose writer comes 0.5 s late: read whole, as the file" [ $? -eq 0 ]
+# a writer that writes nothing: no line, exit 2, no hang
+{ sleep 0.2; timeout 20 dd if=/dev/null of="$tmp/dump.fifo" status=none; } &
+show_bad "show: a dump FIFO whose writer writes nothing: exit 2, no hang" "$tmp/dump.fifo" \
+	"no \"energy_model/<path> <value>\" line"
+wait
+# nobody writes: show waits, as cat would (killed here after 1 s)
+timeout 1 "$EAS_EM" show "$tmp/dump.fifo" > "$tmp/out" 2>&1
+check "show: a dump FIFO nobody writes: waits for its writer" [ $? -eq 124 ]
 mkfifo "$tmp/dtb.fifo"
 run compute "$tmp/dtb.fifo"
 check "compute: a FIFO with no writer: exit 2, no hang" [ "$rc" -eq 2 -a -z "$out" ]
