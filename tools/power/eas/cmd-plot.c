@@ -27,7 +27,8 @@ static void plot_usage(FILE *out)
 		"\n"
 		"  -o, --output=FILE  the PNG (default: eas-em.png)\n"
 		"\n"
-		"Exit status: 0 ok, 2 bad input, usage, or gnuplot missing or failing.\n",
+		"Exit status: 0 ok, 2 bad input, usage (--output a directory), or gnuplot\n"
+		"missing or failing (its exit status said; its messages on stderr).\n",
 		progname);
 }
 
@@ -115,6 +116,25 @@ static void plot_script(FILE *g, const struct em_model *m, const char *png)
 	fprintf(g, "unset multiplot\n");
 }
 
+/* Why gnuplot failed, from pclose()'s STATUS, for the message */
+static void plot_failed(const char *gnuplot, const char *png, int status)
+{
+	char why[96];
+
+	if (status == -1)
+		snprintf(why, sizeof(why), "cannot be waited for: %s",
+			 strerror(errno));
+	else if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "killed by signal %d (%s)",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status) && WEXITSTATUS(status))
+		snprintf(why, sizeof(why), "exit status %d", WEXITSTATUS(status));
+	else
+		snprintf(why, sizeof(why), "exit status 0, but no PNG there");
+	fprintf(stderr, "%s: plot: %s failed to write %s (%s)\n", progname,
+		gnuplot, png, why);
+}
+
 static int cmd_plot(int argc, char **argv)
 {
 	struct cmd_args a = { .output = "eas-em.png" };
@@ -122,6 +142,7 @@ static int cmd_plot(int argc, char **argv)
 	struct em_model *m;
 	char *gnuplot, *cmd;
 	int ret, status;
+	struct stat st;
 	FILE *g;
 
 	ret = parse_args("plot", plot_usage, "oab", argc, argv, &a);
@@ -133,6 +154,13 @@ static int cmd_plot(int argc, char **argv)
 		fprintf(stderr,
 			"%s: plot: --output: no quote or newline in the file name, please\n",
 			progname);
+		return EXIT_BAD;
+	}
+	/* gnuplot would fail to open it, then draw on its stdout */
+	if (!stat(a.output, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr,
+			"%s: plot: --output=%s: a directory; fix: give the PNG's file name (e.g. %s/eas-em.png)\n",
+			progname, a.output, a.output);
 		return EXIT_BAD;
 	}
 	gnuplot = find_gnuplot();
@@ -151,19 +179,20 @@ static int cmd_plot(int argc, char **argv)
 	}
 	ret = EXIT_BAD;
 	unlink(a.output);
-	if (asprintf(&cmd, "'%s' 2>&1", gnuplot) < 0)
+	/* its stdout is not ours: only the PNG's name goes there */
+	if (asprintf(&cmd, "exec '%s' > /dev/null", gnuplot) < 0)
 		cmd = NULL;
 	g = cmd ? popen(cmd, "w") : NULL;
 	if (g) {
 		plot_script(g, m, a.output);
 		status = pclose(g);
 		g = fopen(a.output, "rb");
-		if (WIFEXITED(status) && !WEXITSTATUS(status) && g &&
-		    fread(magic, 1, 8, g) == 8 && !memcmp(magic, "\x89PNG", 4))
+		if (status != -1 && WIFEXITED(status) && !WEXITSTATUS(status) &&
+		    g && fread(magic, 1, 8, g) == 8 &&
+		    !memcmp(magic, "\x89PNG", 4))
 			ret = EXIT_OK;
 		else
-			fprintf(stderr, "%s: plot: %s failed to write %s (status %d)\n",
-				progname, gnuplot, a.output, status);
+			plot_failed(gnuplot, a.output, status);
 		if (g)
 			fclose(g);
 	} else {

@@ -1403,6 +1403,24 @@ check "plot without gnuplot: exit 2, names the package" [ $? -eq 0 ]
 PATH=/nonexistent "$EAS_EM" plot -o "$tmp/x.png" "$XU4" > /dev/null 2> "$tmp/err"
 [[ $? -eq 2 && $(cat "$tmp/err") == *"not in \$PATH"*"gnuplot-nox"* ]]
 check "plot with gnuplot not in PATH: exit 2, names the package" [ $? -eq 0 ]
+# --output a directory: refused before gnuplot runs (which drew the PNG
+# on eas-em's stdout when it could not open the directory)
+mkdir "$tmp/pngdir"
+run plot --output="$tmp/pngdir" "$XU4"
+[[ $rc -eq 2 && -z $out && $err == *"--output=$tmp/pngdir: a directory"* &&
+	$(wc -l < "$tmp/err") -eq 1 ]]
+check "plot --output=DIR: exit 2, one line naming the option, nothing on stdout" [ $? -eq 0 ]
+# gnuplot failing: its exit status, as it gave it (not wait()'s 256)
+printf '#!/bin/sh\ncat > /dev/null\nexit 1\n' > "$tmp/gnuplot-1"
+chmod +x "$tmp/gnuplot-1"
+GNUPLOT=$tmp/gnuplot-1 run plot -o "$tmp/x.png" "$XU4"
+[[ $rc -eq 2 && -z $out && $err == *"gnuplot-1 failed to write $tmp/x.png (exit status 1)" ]]
+check "plot, gnuplot exits 1: exit 2, says exit status 1" [ $? -eq 0 ]
+printf '#!/bin/sh\nkill -TERM $$\n' > "$tmp/gnuplot-term"
+chmod +x "$tmp/gnuplot-term"
+GNUPLOT=$tmp/gnuplot-term run plot -o "$tmp/x.png" "$XU4"
+[[ $rc -eq 2 && $err == *"gnuplot-term failed to write $tmp/x.png (killed by signal 15"* ]]
+check "plot, gnuplot killed: exit 2, names the signal" [ $? -eq 0 ]
 
 # --- help and usage of the commands ------------------------------------------
 for c in show diff check plot; do
