@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -324,13 +325,15 @@ static int cmd_help(int argc, char **argv)
 }
 
 /*
- * What a command left in stdout's buffer (a usage text, say) written out:
- * a failed write is exit 2 with a message, unless the command has failed
- * already (it said why).
+ * What a command left in stdout's buffer (a usage text, say) written out
+ * and stdout closed: a failed write is exit 2 with a message, unless the
+ * command has failed already (it said why).
  */
 static int check_stdout(int ret)
 {
-	if (ret != EXIT_BAD && (fflush(stdout) || ferror(stdout))) {
+	errno = 0;
+	if (ret != EXIT_BAD &&
+	    (fflush(stdout) || ferror(stdout) || fclose(stdout))) {
 		fprintf(stderr, "%s: writing to stdout: %s\n", progname,
 			strerror(errno ? errno : EIO));
 		return EXIT_BAD;
@@ -338,10 +341,45 @@ static int check_stdout(int ret)
 	return ret;
 }
 
+/*
+ * Open fds 0-2 on /dev/null where they are closed, before anything else
+ * is opened: else a file eas-em opens (a DTB, plot's pipe to gnuplot, a
+ * --tree file) would become stdout, and a closed stdout would pass for an
+ * output. Return 0, or -1 if stdout was closed (said on stderr).
+ */
+static int std_fds(void)
+{
+	bool out_closed = false;
+	int fd;
+
+	for (fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (fd == STDOUT_FILENO)
+			out_closed = true;
+		/* the lowest free fd: this one, those below it being open */
+		if (open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY) != fd) {
+			fprintf(stderr,
+				"%s: fd %d is closed and /dev/null cannot take it: %s\n",
+				progname, fd, strerror(errno));
+			return -1;
+		}
+	}
+	if (out_closed) {
+		fprintf(stderr,
+			"%s: stdout is closed: what eas-em prints would be lost; fix: give it somewhere to go (a file, a pipe)\n",
+			progname);
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct eas_em_command *cmd;
 
+	if (std_fds())
+		return EXIT_BAD;
 	if (argc < 2) {
 		print_usage(stderr);
 		return EXIT_BAD;

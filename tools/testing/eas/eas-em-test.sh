@@ -1434,7 +1434,7 @@ check "check --tree: option does not apply, exit 2" [ "$rc" -eq 2 ]
 run compute --arch=mips "$XU4"
 check "compute --arch=mips: exit 2" [ "$rc" -eq 2 ]
 
-# --- stdout on a full device: every write checked -----------------------------
+# --- stdout on a full device or closed: every write checked ------------------
 # full DESC ARGS...: eas-em ARGS > /dev/full exits 2 with a message on
 # stderr naming stdout
 full()
@@ -1458,6 +1458,37 @@ full "stdout full: diff, different: exit 2, says so" diff "$XU4" "$XU3L"
 full "stdout full: --help: exit 2, says so" --help
 full "stdout full: compute --help: exit 2, says so" compute --help
 full "stdout full: --version: exit 2, says so" --version
+full "stdout full: plot: exit 2, says so" plot -o "$tmp/full.png" "$XU4"
+
+# closed DESC ARGS...: eas-em ARGS with stdout closed (>&-) exits 2 with
+# one line saying so, and writes nothing (a file it opens must not become
+# stdout: plot's PNG, compute's --tree)
+closed()
+{
+	local desc=$1
+
+	shift
+	rm -rf "$tmp/closed"
+	timeout 20 "$EAS_EM" "$@" >&- 2> "$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+	   grep -q "stdout is closed" "$tmp/err" && [ ! -e "$tmp/closed" ]; then
+		ok "$desc"
+	else
+		not_ok "$desc" "exit status $rc, want 2" "stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+closed "stdout closed: compute: exit 2, says so" compute "$XU4"
+closed "stdout closed: compute --tree: exit 2, no tree" compute --tree="$tmp/closed" "$XU4"
+closed "stdout closed: show: exit 2, says so" show "$DUMP"
+closed "stdout closed: check: exit 2, says so" check "$XU4"
+closed "stdout closed: diff: exit 2, says so" diff "$XU4" "$DUMP"
+closed "stdout closed: plot: exit 2, no PNG" plot -o "$tmp/closed" "$XU4"
+closed "stdout closed: --help: exit 2, says so" --help
+closed "stdout closed: --version: exit 2, says so" --version
+# stdin closed: nothing changes
+"$EAS_EM" compute --format=debugfs "$XU4" <&- > "$tmp/out" 2> /dev/null
+check "stdin closed: compute, exit 0, the XU4 EM" cmp -s "$tmp/out" "$tmp/xu4.want"
 
 # --- cross build for the guest --------------------------------------------------
 if command -v arm-linux-gnueabihf-gcc > /dev/null; then
