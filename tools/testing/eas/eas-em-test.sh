@@ -3,7 +3,8 @@
 #
 # Tests of eas-em (tools/power/eas): the Energy Model it computes from the
 # Odroid-XU3/XU4 DTBs against tables checked by hand, its output formats,
-# and its refusal of broken DTBs.
+# and its refusal of broken DTBs; and that idle-power-fit's output is
+# written (stdout full or closed: exit 2).
 #
 # Usage: make -C tools/power/eas check [DTB_DIR=...]
 #    or: EAS_EM=path/to/eas-em DTB_DIR=dir tools/testing/eas/eas-em-test.sh
@@ -1489,6 +1490,23 @@ closed "stdout closed: --version: exit 2, says so" --version
 # stdin closed: nothing changes
 "$EAS_EM" compute --format=debugfs "$XU4" <&- > "$tmp/out" 2> /dev/null
 check "stdin closed: compute, exit 0, the XU4 EM" cmp -s "$tmp/out" "$tmp/xu4.want"
+
+# --- idle-power-fit: its output checked too ---------------------------------
+FIT=$srctree/tools/power/eas/idle-power-fit
+FIT_DATA=("$srctree/tools/power/eas/data/powmon-a15.csv"
+	"$srctree/tools/power/eas/data/powmon-a7-nondyn.txt")
+"$FIT" --dtb "$XU4" --dtb-model "${FIT_DATA[@]}" > "$tmp/fit" 2> "$tmp/err"
+rc=$?
+[[ $rc -eq 0 && ! -s $tmp/err && $(cut -d' ' -f1,3 "$tmp/fit" | tr '\n' ' ') == "a15 4.782 a7 8.612 " ]]
+check "idle-power-fit --dtb-model: exit 0, B 4.782 (a15) and 8.612 (a7) per volt" [ $? -eq 0 ]
+"$FIT" --dtb "$XU4" "${FIT_DATA[@]}" > /dev/full 2> "$tmp/err"
+rc=$?
+[[ $rc -eq 2 && $(wc -l < "$tmp/err") -eq 1 && $(cat "$tmp/err") == *"writing to stdout: No space left"* ]]
+check "idle-power-fit, stdout full: exit 2, one line, no traceback" [ $? -eq 0 ]
+"$FIT" --dtb "$XU4" "${FIT_DATA[@]}" >&- 2> "$tmp/err"
+rc=$?
+[[ $rc -eq 2 && $(wc -l < "$tmp/err") -eq 1 && $(cat "$tmp/err") == *"stdout is closed"* ]]
+check "idle-power-fit, stdout closed: exit 2, one line (was exit 0, the fit lost)" [ $? -eq 0 ]
 
 # --- cross build for the guest --------------------------------------------------
 if command -v arm-linux-gnueabihf-gcc > /dev/null; then
