@@ -16,8 +16,10 @@
 # argument it does not know, and what the benches, scripts/vxu4.sh and
 # check.sh refuse before any boot (env-test.sh: every bad setting, HOSTS
 # file, missing build file and row of the list of suites, in a copy of
-# the scripts with fake build files and a stubbed QEMU). One KTAP
-# document.
+# the scripts with fake build files and a stubbed QEMU); and the host
+# reports (bench-, boost-, idle-, pelt-, timescale-report.py, vxu4log.py)
+# on cut, garbled and impossible console logs, a bad OUT_DIR, --em JSON
+# or stamps, stdout full or closed (reports-test.py). One KTAP document.
 #
 # Usage: self-checks.sh   (needs make kernel and make tools: the board
 # DTB, eas-em, build/trace-events)
@@ -60,6 +62,9 @@ judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" -
 judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
 judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
 judge settings "$top/tools/testing/vxu4/env-test.sh"
+
+# --- The reports on bad input (reports-test.py: made-up logs, no boot) ---
+judge reports "${vxu4py[@]}" "$top/tools/testing/vxu4/reports-test.py"
 
 # kernel-variant.sh (the benches' KERNEL=NAME): a name without a fragment
 # is refused before any build, exit 2, naming the fragments there are.
