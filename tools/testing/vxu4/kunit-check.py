@@ -256,4 +256,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    vxu4log.guard(main)
