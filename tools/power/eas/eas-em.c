@@ -272,7 +272,7 @@ static const struct eas_em_command eas_em_help = {
 
 static const struct eas_em_command * const commands[] = {
 	&eas_em_compute, &eas_em_show, &eas_em_diff, &eas_em_check,
-	&eas_em_plot, &eas_em_help,
+	&eas_em_plot, &eas_em_fit, &eas_em_help,
 };
 
 #define NR_COMMANDS	((int)ARRAY_SIZE(commands))

@@ -46,7 +46,7 @@ struct eas_em_command {
 };
 
 extern const struct eas_em_command eas_em_compute, eas_em_show, eas_em_diff,
-	eas_em_check, eas_em_plot;
+	eas_em_check, eas_em_plot, eas_em_fit;
 
 /* eas-em.c: returns -1 to exit 2, 1 after --help, 0 to go on */
 int parse_args(const char *cmd, void (*usage)(FILE *out),

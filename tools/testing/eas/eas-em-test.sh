@@ -1508,6 +1508,122 @@ rc=$?
 [[ $rc -eq 2 && $(wc -l < "$tmp/err") -eq 1 && $(cat "$tmp/err") == *"stdout is closed"* ]]
 check "idle-power-fit, stdout closed: exit 2, one line (was exit 0, the fit lost)" [ $? -eq 0 ]
 
+# --- fit: dynamic-power-coefficient from a sweep ----------------------------------
+# A sweep made up from the kernel's formula: at each OPP of the XU4 DTB
+# (its voltages, read with fdtget), the rail's idle power (a leakage
+# growing with V, four CPUs' WFI power, C * V^2 * f of a fifth of C) and
+# the busy power (that plus one CPU's dynamic power, 90 * mV^2 * MHz /
+# 10^6 on the A7s, 310 on the A15s), each "measured" with a deterministic
+# error of up to +-0.5%. The fit must give back 90 and 310 within 2%.
+# fit_sweep DTB NOISE: the sweep on stdout (NOISE: the error, fraction).
+fit_sweep()
+{
+	local dtb=$1 noise=$2 node ph cpu table t opp hz uv first c n=0
+
+	for node in $(fdtget -l "$dtb" /cpus | grep '^cpu@'); do
+		c=$(fdtget "$dtb" "/cpus/$node" compatible)
+		ph=$(fdtget -t u "$dtb" "/cpus/$node" operating-points-v2)
+		echo "cpu $c $ph"
+	done >"$tmp/fit.cpus"
+	for table in $(fdtget -l "$dtb" / | grep '^opp-table'); do
+		t=$(fdtget -t u "$dtb" "/$table" phandle)
+		for opp in $(fdtget -l "$dtb" "/$table"); do
+			hz=$(fdtget -t u "$dtb" "/$table/$opp" opp-hz | awk '{ print $1 * 4294967296 + $2 }')
+			# Tables of other devices may have no voltage: not the CPUs'.
+			uv=$(fdtget -t u "$dtb" "/$table/$opp" opp-microvolt 2>/dev/null | awk '{ print $1 }')
+			[ -z "$uv" ] || echo "opp $t $hz $uv"
+		done
+	done >>"$tmp/fit.cpus"
+	# The kernel numbers the A7s 0-3 on the Exynos5422 (eas-em compute).
+	awk -v noise="$noise" '
+	$1 == "cpu" { tab[$2 == "arm,cortex-a7" ? "a7" : "a15"] = $3; next }
+	$1 == "opp" { n[$2]++; hz[$2, n[$2]] = $3; uv[$2, n[$2]] = $4 }
+	# Park-Miller: a fixed sequence in [-1, 1)
+	function rnd() { x = (x * 16807) % 2147483647; return x / 1073741823.5 - 1 }
+	END {
+		x = 7; pts = 0
+		for (k = 1; k <= 2; k++) {
+			cl = k == 1 ? "a7" : "a15"; C = k == 1 ? 90 : 310; cpu = k == 1 ? 0 : 4
+			t = tab[cl]
+			for (i = 1; i <= n[t]; i++) {
+				mv = int(uv[t, i] / 1000); mhz = int(hz[t, i] / 1000000); v = mv / 1000
+				dyn = C * mv * mv * mhz / 1e6
+				idle = (k == 1 ? 20000 : 90000) * exp(3 * (v - 0.9)) + 4 * dyn / 5
+				printf "@sweep cpu=%d rail=%s khz=%d idle_uw=%.0f busy_uw=%.0f seconds=2\n",
+					cpu, cl, hz[t, i] / 1000, idle * (1 + noise * rnd()),
+					(idle + dyn) * (1 + noise * rnd())
+				pts++
+			}
+		}
+		printf "@sweep_end points=%d\n", pts
+	}' "$tmp/fit.cpus"
+}
+
+if command -v fdtget >/dev/null; then
+	fit_sweep "$XU4" 0.005 >"$tmp/sweep.txt"
+	run fit "$tmp/sweep.txt" "$XU4"
+	a7=$(awk '/^perf domain cpu0:/ { p = 1 } p && /^  dynamic-power-coefficient / { print $2; exit }' "$tmp/out")
+	a15=$(awk '/^perf domain cpu4:/ { p = 1 } p && /^  dynamic-power-coefficient / { print $2; exit }' "$tmp/out")
+	if [ "$rc" -eq 0 ] && awk -v a="$a7" -v b="$a15" \
+		'BEGIN { exit !(a != "" && b != "" && a >= 88.2 && a <= 91.8 && b >= 303.8 && b <= 316.2) }'; then
+		ok "fit: a sweep made up from the XU4 DTB's voltages (+-0.5% error): A7 $a7 (90), A15 $a15 (310), within 2%"
+	else
+		not_ok "fit: a sweep made up from the XU4 DTB's voltages: 90 and 310 within 2%" \
+			"exit $rc, A7 '$a7', A15 '$a15'" "$err"
+	fi
+	has_line "fit: the A7's DT line" "  DT line (cpu nodes 0-3): dynamic-power-coefficient = <90>;"
+	has_line "fit: the A15's DT line" "  DT line (cpu nodes 4-7): dynamic-power-coefficient = <310>;"
+	check "fit: a residual for each of the 32 OPPs" \
+		[ "$(grep -cE '^ +[0-9]+ +[0-9]+ .*%$' "$tmp/out")" -eq 32 ]
+	# Exact data: the coefficients to 0.1%, every residual under 0.5%
+	# (the kernel's truncation to whole mV and MHz is the model's own).
+	fit_sweep "$XU4" 0 >"$tmp/sweep0.txt"
+	run fit --json "$tmp/sweep0.txt" "$XU4"
+	if [ "$rc" -eq 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {p["name"]: p for p in d["perf_domains"]}
+ok = abs(c["cpu0"]["coefficient"] - 90) < 0.09 and abs(c["cpu4"]["coefficient"] - 310) < 0.31
+ok = ok and all(abs(x["residual_percent"]) < 0.5 for p in c.values() for x in p["points"])
+ok = ok and c["cpu0"]["dtb_coefficient"] == 90 and len(c["cpu4"]["points"]) == 19
+sys.exit(not ok)' "$tmp/out"; then
+		ok "fit --json: exact data gives 90 and 310 to 0.1%, every residual under 0.5%"
+	else
+		not_ok "fit --json: exact data gives 90 and 310 to 0.1%" "exit $rc" "$(head -c 600 "$tmp/out")" "$err"
+	fi
+	# expect_fit_bad DESC FILE FRAGMENT: exit 2, nothing on stdout, one
+	# line on stderr naming FILE, holding FRAGMENT
+	expect_fit_bad()
+	{
+		local why=""
+
+		run fit "$2" "$XU4"
+		[ "$rc" -eq 2 ] || why="exit status $rc, want 2"
+		[ -z "$why" ] && [ -s "$tmp/out" ] && why="output on stdout"
+		[ -z "$why" ] && [ "$(wc -l < "$tmp/err")" -ne 1 ] && why="stderr is not one line"
+		[ -z "$why" ] && [[ "$err" != *"$2"* ]] && why="message does not name $2"
+		[ -z "$why" ] && [[ "$err" != *"$3"* ]] && why="message lacks '$3'"
+		if [ -z "$why" ]; then
+			ok "$1"
+		else
+			not_ok "$1" "$why" "stderr: $err"
+		fi
+	}
+	head -20 "$tmp/sweep.txt" >"$tmp/cut.txt"
+	expect_fit_bad "fit: a sweep cut short (no @sweep_end): exit 2" "$tmp/cut.txt" "cut short"
+	{ head -20 "$tmp/sweep.txt"; echo "@sweep_end points=32"; } >"$tmp/short.txt"
+	expect_fit_bad "fit: @sweep_end's count not the file's: exit 2" "$tmp/short.txt" "says 32 points, the file has 20"
+	sed '3s/idle_uw=[0-9]*/idle_uw=12x/' "$tmp/sweep.txt" >"$tmp/nan.txt"
+	expect_fit_bad "fit: a value not a number: exit 2, its line" "$tmp/nan.txt" ":3: idle_uw=12x"
+	sed '3s/khz=[0-9]*/khz=123456/' "$tmp/sweep.txt" >"$tmp/opp.txt"
+	expect_fit_bad "fit: an OPP the DTB lacks: exit 2" "$tmp/opp.txt" "123456 kHz is no OPP of cpu0"
+	expect_fit_bad "fit: no such sweep file: exit 2" "$tmp/none.txt" "No such file"
+	awk '/^@sweep / { sub(/busy_uw=[0-9]*/, "busy_uw=0") } { print }' "$tmp/sweep.txt" >"$tmp/idle.txt"
+	expect_fit_bad "fit: busy at or below idle everywhere: exit 2" "$tmp/idle.txt" "at or below the idle power"
+else
+	not_ok "fit: fdtget is installed (device-tree-compiler, scripts/deps.sh)"
+fi
+
 # --- cross build for the guest --------------------------------------------------
 if command -v arm-linux-gnueabihf-gcc > /dev/null; then
 	if make -s -C "$srctree/tools/power/eas" CROSS_COMPILE=arm-linux-gnueabihf- \
