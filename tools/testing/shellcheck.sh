@@ -4,7 +4,8 @@
 # ShellCheck on our shell scripts, every severity (style included), the
 # files they source followed (.shellcheckrc): scripts/*.sh, .ci/run,
 # tools/testing/*.sh and its folders' *.sh, and the guest's payloads in
-# tools/testing/vxu4/guest/ (busybox ash: checked as dash, its fellow
+# tools/testing/vxu4/guest/ and the board command tools/power/eas/eas-bench
+# (busybox ash: checked as dash, its fellow
 # Almquist shell; ShellCheck 0.9 of Debian 12 has no busybox dialect).
 # KTAP, one result a file, failed with ShellCheck's findings.
 #
@@ -26,7 +27,7 @@ command -v shellcheck >/dev/null ||
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
 	shopt -s nullglob
-	files=(scripts/*.sh .ci/run tools/testing/*.sh tools/testing/*/*.sh)
+	files=(scripts/*.sh .ci/run tools/testing/*.sh tools/testing/*/*.sh tools/power/eas/eas-bench)
 	# The guest's files but its C source and its package list.
 	for f in tools/testing/vxu4/guest/*; do
 		case $f in *.c | *.txt) ;; *) files+=("$f") ;; esac
@@ -36,7 +37,9 @@ for f in "${files[@]}"; do
 	opt=()
 	# The guest's shell is busybox ash, an Almquist shell as dash is (with
 	# "local", which POSIX sh lacks): checked as dash.
-	case $f in tools/testing/vxu4/guest/*) opt=(--shell=dash) ;; esac
+	# So is the board command's (the same file runs on the board's Debian
+	# and in the virtual XU4).
+	case $f in tools/testing/vxu4/guest/* | tools/power/eas/eas-bench) opt=(--shell=dash) ;; esac
 	if out=$(shellcheck -x -f gcc "${opt[@]}" "$f" 2>&1); then
 		ktap_ok "shellcheck $f"
 	else
