@@ -8,7 +8,8 @@
 #        /usr/lib/linux-image-REL/
 #   debs/linux-headers-REL_REL-1_armhf.deb  for out-of-tree modules
 #   debs/linux-libc-dev_REL-1_armhf.deb     the UAPI headers
-#   debs/eas-em_VERSION_armhf.deb           eas-em for the board, static
+#   debs/eas-em_VERSION_armhf.deb           eas-em for the board, static, and
+#        the board command eas-bench (the energy test, the OPP sweep)
 #   boot/boot.ini   Hardkernel's U-Boot script booting the package's kernel
 #                   and DTB from the root file system
 #   boot/zImage, boot/exynos5422-odroid{xu3,xu3-lite,xu4,hc1}.dtb,
@@ -61,9 +62,11 @@ root=$eas/pkg
 rm -rf "$root"
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/doc/eas-em"
 install -m 755 "$eas/eas-em" "$root/usr/bin/eas-em"
+install -m 755 "$top/tools/power/eas/eas-bench" "$root/usr/bin/eas-bench"
 arm-linux-gnueabihf-strip --strip-unneeded "$root/usr/bin/eas-em"
 install -m 644 "$top/tools/power/eas/README" "$root/usr/share/doc/eas-em/README"
 install -m 644 "$top/docs/eas-em.md" "$root/usr/share/doc/eas-em/eas-em.md"
+install -m 644 "$top/docs/board-bench.md" "$root/usr/share/doc/eas-em/board-bench.md"
 cat >"$root/usr/share/doc/eas-em/copyright" <<-EOF
 	Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 	Upstream-Name: eas-em
@@ -80,6 +83,7 @@ cat >"$root/DEBIAN/control" <<-EOF
 	Architecture: armhf
 	Maintainer: $maintainer
 	Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
+	Recommends: rt-app, rt-tests, util-linux
 	Section: utils
 	Priority: optional
 	Homepage: https://www.kernel.org/doc/html/v6.12/power/energy-model.html
@@ -87,7 +91,11 @@ cat >"$root/DEBIAN/control" <<-EOF
 	 eas-em computes the Energy Model that Linux 6.12 builds from a device
 	 tree (dynamic-power-coefficient and the OPP tables), shows a running
 	 kernel's from /sys/kernel/debug/energy_model, compares two and checks a
-	 DTB for what the kernel will do with it. Statically linked.
+	 DTB for what the kernel will do with it, and fits
+	 dynamic-power-coefficient to a sweep of a rail's power. Statically
+	 linked. eas-bench runs the reference EAS energy test (rt-app's 24
+	 periodic tasks and hackbench, with rt-app and rt-tests) on the board,
+	 reading the Odroid-XU3's INA231 rails, and sweeps the OPPs for the fit.
 EOF
 # The packages' file times: the last commit's, so that a rebuild of the
 # same tree makes the same package.

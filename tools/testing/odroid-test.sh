@@ -7,7 +7,8 @@
 #     modules.order; the config has what boot.ini's initrd-less boot needs;
 #   - linux-headers-REL: armhf, its build scripts built for ARM (modpost
 #     runs on the board, not on the build host);
-#   - eas-em: armhf, static; installed with dpkg --root into an empty root,
+#   - eas-em: armhf, static, with the board command eas-bench; installed
+#     with dpkg --root into an empty root,
 #     run there under qemu-user on the four board DTBs: the same output,
 #     byte for byte, and the same exit status as the host's build;
 #   - boot.ini: Hardkernel's header, and each file it loads (the kernel,
@@ -149,6 +150,12 @@ if [[ $kind == *"ELF 32-bit LSB"*"ARM"*"statically linked"* ]]; then
 	ktap_ok "eas-em package: /usr/bin/eas-em is ARM, static"
 else
 	ktap_fail "eas-em package: /usr/bin/eas-em is ARM, static" "file: $kind"
+fi
+if cmp -s "$root/usr/bin/eas-bench" "$top/tools/power/eas/eas-bench" && [ -x "$root/usr/bin/eas-bench" ]; then
+	ktap_ok "eas-em package: /usr/bin/eas-bench, the board command, as in tools/power/eas"
+else
+	ktap_fail "eas-em package: /usr/bin/eas-bench, the board command, as in tools/power/eas" \
+		"$(ls -l "$root/usr/bin/" 2>&1)"
 fi
 # The same answers as the host's build, on each board's DTB: compute (the
 # EM, as table, JSON and debugfs tree lines) and check (text, exit status).
