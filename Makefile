@@ -106,11 +106,15 @@ $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
 # The guest's payloads: /init, one file a mode (vxu4.mode=MODE runs
 # vxu4-MODE), the library they share and eas-work, cross-built static.
 GUEST_MODES := check physics pelt stress report boost idle bench pelt-bench \
-	idle-bench boost-bench timescale-bench eas-behaviour fidelity
+	idle-bench boost-bench timescale-bench eas-behaviour fidelity board-bench
 GUEST_TOOLS := $(GUEST_MODES:%=$(BUILD)/guest-tools/usr/bin/vxu4-%) \
 	$(BUILD)/guest-tools/usr/lib/vxu4/lib $(BUILD)/guest-tools/usr/bin/eas-work \
-	$(BUILD)/guest-tools/usr/bin/vxu4-probe
+	$(BUILD)/guest-tools/usr/bin/vxu4-probe $(BUILD)/guest-tools/usr/bin/eas-bench
 $(BUILD)/guest-tools/usr/bin/vxu4-%: tools/testing/vxu4/guest/%
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
+# The board command, as the board's package installs it.
+$(BUILD)/guest-tools/usr/bin/eas-bench: tools/power/eas/eas-bench
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/lib/vxu4/lib: tools/testing/vxu4/guest/lib
