@@ -25,6 +25,7 @@ pkgs=(
 					# package builds sign-file for armhf)
 	parallel openssh-client openssh-server	# HOSTS= make bench: GNU parallel over ssh
 					# (the server: its loopback test)
+	lava-common			# the LAVA jobs' check: LAVA's own job schema
 )
 
 # QEMU comes from Debian 12's backports suite: QEMU 10 runs the 8 vCPUs
