@@ -16,7 +16,8 @@
 # console's file, made empty, in a folder that exists; a temporary one
 # without it), VXU4_KERNEL (another ARM zImage, e.g. the debug kernel's:
 # its magic number 0x016f2818 at offset 0x24; a vmlinux is refused),
-# VXU4_DTB, VXU4_INITRD (files that can be read), VXU4_MONITOR (a Unix
+# VXU4_DTB, VXU4_INITRD (files that can be read; VXU4_INITRD=none: no
+# initramfs, the root on VXU4_DISK), VXU4_MONITOR (a Unix
 # socket for QEMU's monitor, below), VXU4_DISK (a raw image file: the
 # guest's /dev/vda, virtio-blk, for results too big for the console, e.g.
 # traces; such a boot is not isolated, below), VXU4_SEED (QEMU's -seed
@@ -205,7 +206,12 @@ boot)
 	# (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
 	kernel=$(env_file VXU4_KERNEL "$build/obj/arch/arm/boot/zImage" "run 'make kernel' (make run does)" zimage) || exit
 	dtb=$(env_file VXU4_DTB "$build/vxu4.dtb" "run 'make vxu4' (make run does)") || exit
-	initrd=$(env_file VXU4_INITRD "$build/initramfs.cpio.gz" "run 'make initramfs' (make run does)") || exit
+	# VXU4_INITRD=none: no initramfs (a root file system on VXU4_DISK).
+	initrd_arg=()
+	if [ "${VXU4_INITRD:-}" != none ]; then
+		initrd=$(env_file VXU4_INITRD "$build/initramfs.cpio.gz" "run 'make initramfs' (make run does)") || exit
+		initrd_arg=(-initrd "$initrd")
+	fi
 	scale=$(env_scale VXU4_TIME_SCALE 1) || exit
 	timeout=$(env_int VXU4_TIMEOUT 900 1 1000000 "seconds before the boot is stopped") || exit
 	if [ -n "${VXU4_DISK:-}" ]; then
@@ -309,7 +315,7 @@ boot)
 		-nodefaults -display none -no-reboot "${monitor[@]}" \
 		-chardev "file,id=console,path=$console,append=on" -serial chardev:console \
 		-kernel "$kernel" -dtb "$tmp_dtb" \
-		-initrd "$initrd" \
+		"${initrd_arg[@]}" \
 		-append "console=ttyAMA0 quiet sched_verbose rodata=off $*" </dev/null &
 	qemu=$!
 	[ ${#rt[@]} -eq 0 ] || raise_vcpu_thread "$qemu" &
