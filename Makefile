@@ -22,6 +22,8 @@
 #   make fidelity the probes against the boards' published figures; the cost model's weights fitted
 #   make odroid   the board's packages (kernel, headers, eas-em: armhf .debs),
 #                 its boot.ini, and the same kernel as files, in build/odroid
+#   make image    after make odroid: an SD card image in build/image, Debian 12
+#                 armhf with those packages installed by dpkg (as root)
 #   make series   the patch series as git format-patch output in build/series/out
 #
 # Build products live in build/ (git-ignored).
@@ -44,7 +46,7 @@ ifeq ($(SUITE_TARGETS),)
 $(error $(SUITES) names no make target: tools/testing/check.sh --targets failed)
 endif
 
-.PHONY: all run check check-ci check-full idle-bench check-debug bench bench-seed pelt-bench boost-bench timescale-bench fidelity odroid series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
+.PHONY: all run check check-ci check-full idle-bench check-debug bench bench-seed pelt-bench boost-bench timescale-bench fidelity odroid image series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
 
 all: run
 
@@ -212,6 +214,12 @@ fidelity: vxu4 initramfs tools
 odroid: deps tools
 	@scripts/odroid.sh
 
+# The SD card image of make odroid's packages (scripts/image.sh: IMAGE_MB,
+# IMAGE_DIR, ODROID_DEBS, DEBIAN_MIRROR); it builds no kernel, and stops
+# (exit 2) without them.
+image: deps
+	@scripts/image.sh
+
 # The series as kernel people take it: git format-patch output in
 # build/series/out (series), checked with git am and checkpatch
 # (series-check, a suite of the list: tools/testing/series-test.sh),
@@ -221,5 +229,5 @@ series: deps
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/vxu4.dtb $(BUILD)/qemu-virt.dtb \
-		$(BUILD)/vxu4-dtb $(BUILD)/initramfs.cpio.gz $(BUILD)/odroid
+		$(BUILD)/vxu4-dtb $(BUILD)/initramfs.cpio.gz $(BUILD)/odroid $(BUILD)/image
 	-$(MAKE) -s -C tools/power/eas clean

@@ -26,6 +26,8 @@ pkgs=(
 	parallel openssh-client openssh-server	# HOSTS= make bench: GNU parallel over ssh
 					# (the server: its loopback test)
 	lava-common			# the LAVA jobs' check: LAVA's own job schema
+	mmdebstrap arch-test fdisk dosfstools mtools  # make image: the root (armhf,
+					# under qemu-user), the MBR, the FAT boot partition
 )
 
 # QEMU comes from Debian 12's backports suite: QEMU 10 runs the 8 vCPUs
