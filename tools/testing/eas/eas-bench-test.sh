@@ -11,7 +11,12 @@
 # or broken results file, no schedutil, a sweep without sensors; and a
 # sweep's file, which eas-em fit reads. KTAP (tools/testing/ktap.sh).
 #
-# Usage: tools/testing/eas/eas-bench-test.sh
+# Usage: tools/testing/eas/eas-bench-test.sh [--busybox]
+#   --busybox  the same tests with eas-bench run by the virtual XU4's own
+#              shell and tools: the armhf busybox of the guest's packages
+#              (build/debs/busybox-static_*_armhf.deb, make initramfs's),
+#              its applets first in PATH, under qemu-user (binfmt_misc);
+#              all skipped without them
 
 set -uo pipefail
 export LC_ALL=C
@@ -22,6 +27,34 @@ eb=$top/tools/power/eas/eas-bench
 . "$top/tools/testing/ktap.sh"
 tmp=$(mktemp -d /tmp/eas-bench-test.XXXXXX) || exit 2
 ktap_atexit rm -rf "$tmp"
+
+if [ "${1:-}" = --busybox ]; then
+	bbdeb=$(compgen -G "$top/build/debs/busybox-static_*_armhf.deb" | head -1)
+	why=
+	if [ -z "$bbdeb" ]; then
+		why="no build/debs/busybox-static_*_armhf.deb: make initramfs fetches it"
+	elif ! arch-test armhf >/dev/null 2>&1; then
+		why="this host runs no armhf programs (arch-test armhf): qemu-user-binfmt"
+	fi
+	if [ -n "$why" ]; then
+		ktap_skip "eas-bench under the guest's busybox" "$why"
+		ktap_finish
+	fi
+	dpkg-deb -x "$bbdeb" "$tmp/bb"
+	mkdir -p "$tmp/bb/applets"
+	for a in $("$tmp/bb/bin/busybox" --list); do
+		ln -s "$tmp/bb/bin/busybox" "$tmp/bb/applets/$a"
+	done
+	# eas-bench in busybox's sh, busybox's applets before the host's
+	# tools (but for the made-up rt-app, hackbench and taskset, first).
+	cat >"$tmp/bb/eas-bench" <<EOF
+#!/bin/bash
+PATH=\${PATH%%:*}:$tmp/bb/applets:\$PATH exec $tmp/bb/bin/busybox sh $eb "\$@"
+EOF
+	chmod +x "$tmp/bb/eas-bench"
+	eb=$tmp/bb/eas-bench
+	echo "eas-bench run by $("$tmp/bb/bin/busybox" | head -1)"
+fi
 
 # run ARGS...: eas-bench with stdout, stderr and exit status in $out,
 # $err, $rc; killed after 60 s (124): nothing may hang it
