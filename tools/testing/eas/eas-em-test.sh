@@ -1518,7 +1518,7 @@ check "idle-power-fit, stdout closed: exit 2, one line (was exit 0, the fit lost
 # fit_sweep DTB NOISE: the sweep on stdout (NOISE: the error, fraction).
 fit_sweep()
 {
-	local dtb=$1 noise=$2 node ph cpu table t opp hz uv first c n=0
+	local dtb=$1 noise=$2 node ph table t opp hz uv c
 
 	for node in $(fdtget -l "$dtb" /cpus | grep '^cpu@'); do
 		c=$(fdtget "$dtb" "/cpus/$node" compatible)
