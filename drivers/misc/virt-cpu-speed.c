@@ -31,6 +31,14 @@
  *    QEMU's rounds are not that fair: work on 2 to 8 CPUs at once comes
  *    out a few percent off (Documentation/admin-guide/odroid-eas.rst).
  *
+ * Where the emulator counts cycles instead, under a cost model that gives
+ * each instruction class its cycles on the vCPU's core type (the page's
+ * format word says so), a CPU whose cluster clock runs at rate f does f
+ * cycles a second, whatever its capacity: work of C cycles should have
+ * taken C / f, and the reference below plays no part. The two core types
+ * then run a given piece of work at the ratio its instructions give, not
+ * at the ratio of their capacities.
+ *
  * Guest time may run slower than the emulator's instruction clock: where
  * the DT gives the arch timer a "clock-frequency" K times the rate at
  * which the emulator's counter ticks (CNTFRQ, which QEMU sets to the
@@ -133,6 +141,7 @@
 #include <linux/sched/clock.h>
 #include <linux/smp.h>
 #include <linux/sched/topology.h>
+#include <linux/seq_file.h>
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
 #include <trace/events/power.h>
@@ -227,7 +236,34 @@ static struct vcs_share vcs_share = {
 #define VCS_INSNS_ID_OF(hwid)	(VCS_INSNS_MAX_CPUS + (hwid))
 #define VCS_INSNS_ID_SET	BIT_ULL(32)
 #define VCS_INSNS_SIZE		(2 * VCS_INSNS_MAX_CPUS * sizeof(u64))
+/*
+ * In a page of 4096 bytes, word VCS_FMT_WORD says what the counts are:
+ * VCS_FMT_MAGIC in its top 16 bits, VCS_FMT_CYCLES when they are cycles of
+ * each vCPU's core type at its cost model (else instructions), VCS_FMT_HIST
+ * when each of the first VCS_FMT_HIST_VCPUS() vCPUs has its instruction
+ * class counts from word VCS_HIST_BASE on, VCS_HIST_STRIDE words each: the
+ * VCS_FMT_CLASSES() classes in user mode, then in kernel mode.
+ */
+#define VCS_FMT_SIZE		4096
+#define VCS_FMT_WORD		128
+#define VCS_FMT_MAGIC		(0x5643ULL << 48)
+#define VCS_FMT_MAGIC_MASK	(0xffffULL << 48)
+#define VCS_FMT_CYCLES		BIT_ULL(0)
+#define VCS_FMT_HIST		BIT_ULL(1)
+#define VCS_FMT_CLASSES(f)	(((f) >> 8) & 0xff)
+#define VCS_FMT_HIST_VCPUS(f)	(((f) >> 16) & 0xff)
+#define VCS_HIST_BASE		256
+#define VCS_HIST_STRIDE		32
 static atomic64_t *vcs_insns;
+/* The counts are cycles (the emulator's cost model), not instructions. */
+static bool vcs_cycles;
+/* The class counts' layout, 0 classes where the emulator keeps none. */
+static unsigned int vcs_hist_classes, vcs_hist_vcpus;
+/* Their names, in the emulator's order (its plugin's class_names[]). */
+static const char * const vcs_class_names[] = {
+	"other", "load", "store", "ldm", "stm", "branch", "mul", "div",
+	"simd", "barrier", "excl", "sysreg", "maint", "ctxsw", "eret", "entry",
+};
 
 /**
  * struct vcs_work - a request to pay, queued on a task
@@ -295,6 +331,7 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @clk: the CPU's cluster clock
  * @nb: rate change notifier on @clk
  * @rate_max: the highest rate of @clk, Hz
+ * @rate: its rate now, Hz (the accounting's where the counts are cycles)
  * @speed: capacity * rate / @rate_max, capacity units (debugfs)
  * @speed_fine: the same in 1/2^VCS_SPEED_SHIFT of a capacity unit (the
  *		accounting's)
@@ -327,6 +364,7 @@ struct vcs_cpu {
 	struct clk *clk;
 	struct notifier_block nb;
 	unsigned long rate_max;
+	unsigned long rate;
 	unsigned long speed;
 	unsigned long speed_fine;
 	struct hrtimer tick;
@@ -512,10 +550,23 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 		atomic64_add(dt, &vc->counters[VCS_KTHREAD]);
 		return;
 	}
-	/* Work at the reference speed, and the time it takes at ours. */
-	work = div_u64(progress * 1000,
-		       VCS_SHARE_UNIT * vcs_ref_permille() * vcs_time_scale);
-	should = div_u64(work * (SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT), speed);
+	if (vcs_cycles) {
+		/*
+		 * Cycles of the CPU's core type: they take cycles / rate; the
+		 * work is counted at the CPU's top rate.
+		 */
+		u64 cycles = div_u64(progress, VCS_SHARE_UNIT);
+
+		work = mul_u64_u64_div_u64(cycles, NSEC_PER_SEC, vc->rate_max);
+		should = mul_u64_u64_div_u64(cycles, NSEC_PER_SEC,
+					     max(READ_ONCE(vc->rate), 1UL));
+	} else {
+		/* Work at the reference speed, and the time it takes at ours. */
+		work = div_u64(progress * 1000,
+			       VCS_SHARE_UNIT * vcs_ref_permille() * vcs_time_scale);
+		should = div_u64(work * (SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT),
+				 speed);
+	}
 	owe = (s64)should - (s64)dt;
 	atomic64_add(work, &vc->counters[VCS_WORK]);
 	atomic64_add(dt, &vc->counters[VCS_RUN]);
@@ -807,9 +858,12 @@ static unsigned long vcs_speed_fine(struct vcs_cpu *vc, unsigned long rate)
 			vc->rate_max);
 }
 
-/* Set @vc's speed, @speed_fine in 1/2^VCS_SPEED_SHIFT of a capacity unit. */
-static void vcs_write_speed(struct vcs_cpu *vc, unsigned long speed_fine)
+/* Set @vc's clock @rate (Hz), and the speed it gives. */
+static void vcs_write_speed(struct vcs_cpu *vc, unsigned long rate)
 {
+	unsigned long speed_fine = vcs_speed_fine(vc, rate);
+
+	WRITE_ONCE(vc->rate, rate);
 	WRITE_ONCE(vc->speed_fine, speed_fine);
 	WRITE_ONCE(vc->speed, speed_fine >> VCS_SPEED_SHIFT);
 }
@@ -828,17 +882,16 @@ static int vcs_rate_change(struct notifier_block *nb, unsigned long event,
 {
 	struct vcs_cpu *vc = container_of(nb, struct vcs_cpu, nb);
 	struct clk_notifier_data *ndata = data;
+	unsigned long rate = ndata->new_rate;
 	int cpu = vc->cpu;
-	unsigned long speed;
 
 	if (event != POST_RATE_CHANGE)
 		return NOTIFY_DONE;
 
-	speed = vcs_speed_fine(vc, ndata->new_rate);
 	/* An idle or offline CPU has no work to account at the old speed. */
 	if (!READ_ONCE(vc->busy) ||
-	    smp_call_function_single(cpu, vcs_set_speed, (void *)speed, 1))
-		vcs_write_speed(vc, speed);
+	    smp_call_function_single(cpu, vcs_set_speed, (void *)rate, 1))
+		vcs_write_speed(vc, rate);
 	return NOTIFY_OK;
 }
 
@@ -887,6 +940,33 @@ static int vcs_share_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(vcs_share_fops, vcs_share_get, NULL, "%llu\n");
 
+/* What the emulator's counts are: "cycles", "insns", or "none". */
+static int vcs_unit_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%s\n", !vcs_insns ? "none" : vcs_cycles ? "cycles" : "insns");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vcs_unit);
+
+/*
+ * A CPU's instruction class counts since boot, as the emulator keeps them:
+ * a line "CLASS USER KERNEL" each, instructions executed in user and
+ * kernel mode ("entry": exception entries, counted once each).
+ */
+static int vcs_classes_show(struct seq_file *m, void *v)
+{
+	struct vcs_cpu *vc = m->private;
+	atomic64_t *h = &vcs_insns[VCS_HIST_BASE + vc->hwid * VCS_HIST_STRIDE];
+	unsigned int i;
+
+	for (i = 0; i < vcs_hist_classes; i++)
+		seq_printf(m, "%s %lld %lld\n", vcs_class_names[i],
+			   (long long)atomic64_read(&h[i]),
+			   (long long)atomic64_read(&h[vcs_hist_classes + i]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vcs_classes);
+
 static void vcs_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("virt_cpu_speed", NULL);
@@ -896,6 +976,7 @@ static void vcs_debugfs_init(void)
 	debugfs_create_u32("running", 0444, dir, &vcs_share.running);
 	debugfs_create_u32("time_scale", 0444, dir, &vcs_time_scale);
 	debugfs_create_file_unsafe("share_ns", 0444, dir, NULL, &vcs_share_fops);
+	debugfs_create_file("count_unit", 0444, dir, NULL, &vcs_unit_fops);
 	for_each_possible_cpu(cpu) {
 		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
 		struct dentry *d;
@@ -907,6 +988,8 @@ static void vcs_debugfs_init(void)
 		if (vcs_insns)
 			debugfs_create_file_unsafe("insns", 0444, d, &vcs_insns[vc->hwid],
 						   &vcs_counter_fops);
+		if (vcs_hist_classes && vc->hwid < vcs_hist_vcpus)
+			debugfs_create_file("insn_classes", 0444, d, vc, &vcs_classes_fops);
 		for (i = 0; i < ARRAY_SIZE(vcs_counter_names); i++)
 			debugfs_create_file_unsafe(vcs_counter_names[i], 0444, d,
 						   &vc->counters[i], &vcs_counter_fops);
@@ -956,7 +1039,7 @@ static int __init vcs_init_cpu(int cpu, struct vcs_cpu *vc)
 	}
 	vc->rate_max = max;
 	vc->cpu = cpu;
-	vcs_write_speed(vc, vcs_speed_fine(vc, clk_get_rate(clk)));
+	vcs_write_speed(vc, clk_get_rate(clk));
 	vc->nb.notifier_call = vcs_rate_change;
 	ret = clk_notifier_register(clk, &vc->nb);
 	if (ret) {
@@ -974,6 +1057,33 @@ static int __init vcs_init_cpu(int cpu, struct vcs_cpu *vc)
 	hrtimer_init(&vc->wake, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	vc->wake.function = vcs_wake;
 	return 0;
+}
+
+/*
+ * What the counts in a page of @size bytes are (VCS_FMT_WORD): an emulator
+ * that gives no format counts instructions and keeps no class counts.
+ */
+static void __init vcs_read_format(resource_size_t size)
+{
+	u64 fmt;
+
+	if (size < VCS_FMT_SIZE)
+		return;
+	fmt = atomic64_read(&vcs_insns[VCS_FMT_WORD]);
+	if ((fmt & VCS_FMT_MAGIC_MASK) != VCS_FMT_MAGIC)
+		return;
+	vcs_cycles = fmt & VCS_FMT_CYCLES;
+	if (!(fmt & VCS_FMT_HIST))
+		return;
+	vcs_hist_classes = VCS_FMT_CLASSES(fmt);
+	vcs_hist_vcpus = VCS_FMT_HIST_VCPUS(fmt);
+	if (vcs_hist_classes > ARRAY_SIZE(vcs_class_names) ||
+	    2 * vcs_hist_classes > VCS_HIST_STRIDE ||
+	    VCS_HIST_BASE + vcs_hist_vcpus * VCS_HIST_STRIDE > size / sizeof(u64)) {
+		pr_warn("the emulator's class counts (%u classes, %u vCPUs) do not fit: not shown\n",
+			vcs_hist_classes, vcs_hist_vcpus);
+		vcs_hist_classes = 0;
+	}
 }
 
 /*
@@ -1025,6 +1135,7 @@ static int __init vcs_map_insns(void)
 	for_each_possible_cpu(cpu)
 		atomic64_set(&vcs_insns[VCS_INSNS_ID_OF(per_cpu_ptr(&vcs_cpus, cpu)->hwid)],
 			     VCS_INSNS_ID_SET | (u32)per_cpu_offset(cpu));
+	vcs_read_format(resource_size(&res));
 	return 0;
 }
 
@@ -1131,9 +1242,13 @@ static int __init vcs_init(void)
 	vcs_debugfs_init();
 	/* The CPUs in WFI now count themselves out at their next idle entry. */
 	wake_up_all_idle_cpus();
-	pr_info("CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU; time scale %u; progress from %s)\n",
-		vcs_ref_permille(), vcs_time_scale,
-		vcs_insns ? "each vCPU's instruction count" : "the fair share");
+	if (vcs_cycles)
+		pr_info("CPU speed follows the cluster clock rate in cycles a second (time scale %u; progress from each vCPU's cycle count)\n",
+			vcs_time_scale);
+	else
+		pr_info("CPU speed follows capacity and cluster clock rate (reference %u/1000 of a lone vCPU; time scale %u; progress from %s)\n",
+			vcs_ref_permille(), vcs_time_scale,
+			vcs_insns ? "each vCPU's instruction count" : "the fair share");
 	return 0;
 
 err_sys_enter:
