@@ -148,7 +148,7 @@ static const char *const core_names[NR_CORES] = { "a7", "a15" };
 
 /* Costs are kept in 1/COST_UNIT of a cycle. */
 #define COST_SHIFT		8
-#define COST_UNIT		(1u << COST_SHIFT)
+#define COST_UNIT		256u	/* 1 << COST_SHIFT */
 
 static bool cost_cycles;
 static uint32_t weight[NR_CORES][NR_MODES][NR_CLASSES];
@@ -171,7 +171,7 @@ struct tb_cost {
 };
 
 static GHashTable *costs;	/* struct tb_cost, interned */
-static GHashTable *mnemonics;	/* mnemonic -> struct mnemonic_seen */
+static GHashTable *mnemonics;	/* "mnemonic class" -> struct mnemonic_seen */
 static GMutex trans_lock;
 static char *classes_path;
 
@@ -534,12 +534,16 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		counts[cls]++;
 		if (mnemonics) {
-			struct mnemonic_seen *s = g_hash_table_lookup(mnemonics, m);
+			/* One entry a mnemonic and class: MCR's depends on its operands. */
+			char *key = g_strdup_printf("%s %s", m, class_names[cls]);
+			struct mnemonic_seen *s = g_hash_table_lookup(mnemonics, key);
 
 			if (!s) {
 				s = g_new0(struct mnemonic_seen, 1);
 				s->cls = cls;
-				g_hash_table_insert(mnemonics, g_strdup(m), s);
+				g_hash_table_insert(mnemonics, key, s);
+			} else {
+				g_free(key);
 			}
 			s->n++;
 		}
@@ -572,8 +576,7 @@ static void write_classes(qemu_plugin_id_t id, void *p)
 	while (g_hash_table_iter_next(&it, &key, &value)) {
 		const struct mnemonic_seen *s = value;
 
-		fprintf(f, "%s %s %" PRIu64 "\n", (const char *)key,
-			class_names[s->cls], s->n);
+		fprintf(f, "%s %" PRIu64 "\n", (const char *)key, s->n);
 	}
 	if (fclose(f))
 		pr_err("%s: %s\n", classes_path, strerror(errno));

@@ -96,20 +96,26 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t 
 }
 
 /* KTAP, held until the end so that the plan comes first. */
-static GString *results;
+static char results[32768];
+static size_t results_len;
 static int nr_tests, nr_failed;
 
 static void result(bool ok, const char *fmt, ...)
 {
+	size_t room = sizeof(results) - results_len - 1;
 	va_list ap;
+	int n;
 
 	nr_tests++;
 	nr_failed += !ok;
-	g_string_append_printf(results, "%sok %d ", ok ? "" : "not ", nr_tests);
+	n = snprintf(results + results_len, room, "%sok %d ", ok ? "" : "not ", nr_tests);
+	results_len += (size_t)n < room ? (size_t)n : room;
+	room = sizeof(results) - results_len - 1;
 	va_start(ap, fmt);
-	g_string_append_vprintf(results, fmt, ap);
+	n = vsnprintf(results + results_len, room, fmt, ap);
 	va_end(ap);
-	g_string_append_c(results, '\n');
+	results_len += (size_t)n < room ? (size_t)n : room;
+	results[results_len++] = '\n';
 }
 
 /* Disassembly as QEMU 10.0's capstone prints it, and the class expected. */
@@ -172,7 +178,8 @@ static const struct {
 	{ "vmrs APSR_nzcv, fpscr", IC_SYSREG },
 	{ "subs pc, lr, #4", IC_ERET },
 	{ "movs pc, lr", IC_ERET },
-	{ "ldm sp, {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, sp, lr, pc} ^", IC_ERET },
+	{ "ldm sp, {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, sp, lr, pc} ^",
+	  IC_ERET },
 	{ "rfeia sp!", IC_ERET },
 };
 
@@ -276,7 +283,8 @@ static void test_blocks(void)
 
 	cost_cycles = false;
 	c = run_block(&user, 5, 3);
-	result(c->insns == 4 && c->mode == MODE_USER, "a user block of 4 instructions is user mode");
+	result(c->insns == 4 && c->mode == MODE_USER,
+	       "a user block of 4 instructions is user mode");
 	result(test_page[5] == 12, "cost=insns: 3 runs of it count 12 (got %" PRIu64 ")",
 	       test_page[5]);
 	result(h5[IC_LOAD] == 6 && h5[IC_OTHER] == 3 && h5[IC_BRANCH] == 3 &&
@@ -298,7 +306,8 @@ static void test_blocks(void)
 				 weight[CORE_A15][MODE_USER][IC_OTHER] +
 				 weight[CORE_A15][MODE_USER][IC_BRANCH])) >> COST_SHIFT;
 	result(test_page[5] == want && want > 0,
-	       "cost=cycles: 256 runs on an A15 cost 256 times its A15 weights (%" PRIu64 " cycles, got %" PRIu64 ")",
+	       "cost=cycles: 256 runs on an A15 cost 256 times its A15 weights (%"
+	       PRIu64 " cycles, got %" PRIu64 ")",
 	       want, test_page[5]);
 	run_block(&user, 1, 256);
 	want = ((uint64_t)256 * (2 * weight[CORE_A7][MODE_USER][IC_LOAD] +
@@ -315,12 +324,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: plugin-test WEIGHTS TMPDIR\n");
 		return 2;
 	}
-	results = g_string_new("");
 	test_classes();
 	test_weights(argv[1], argv[2]);
 	test_cores();
 	test_blocks();
-	printf("KTAP version 1\n1..%d\n%s", nr_tests, results->str);
+	printf("KTAP version 1\n1..%d\n%s", nr_tests, results);
 	printf("# Totals: pass:%d fail:%d skip:0 todo:0 total:%d\n", nr_tests - nr_failed,
 	       nr_failed, nr_tests);
 	return nr_failed ? 1 : 0;
