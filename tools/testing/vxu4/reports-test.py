@@ -120,6 +120,20 @@ def timescale_log(k: int) -> list[str]:
     return [f"{5000 + i * 0.5:.2f} {line}" for i, line in enumerate(body)]
 
 
+def fidelity_log() -> list[str]:
+    cls = ",".join(["1.00"] * 32)
+    return ["@fid unit=insns scale=8 lockdep=1",
+            f"@fid_probe rep=1 name=null cpu=4 khz=2000000 ns_per_op=2000.0 ops=100 "
+            f"a7={cls} a15={cls}",
+            f"@fid_probe rep=1 name=ctx cpu=4 khz=2000000 ns_per_op=-3.5 ops=100 "
+            f"a7=none a15=none",
+            f"@fid_probe rep=1 name=ub-syscall cpu=0 khz=1400000 ns_per_op=9000.0 ops=100 "
+            f"a7={cls} a15={cls}",
+            "@fid_hackbench rep=1 groups=10 loops=5 time_s=0.5",
+            "@fid_hackbench rep=1 groups=10 loops=10 time_s=0.9",
+            "@fid_done"]
+
+
 @dataclass
 class Case:
     """A run of REPORT on files made by MAKE (into a folder): its arguments
@@ -324,6 +338,24 @@ def cases() -> list[Case]:
              ["K8.log:1:", "\\x00\\x01"]),
         Case("timescale-report: stdout on a full device", "timescale-report.py", ["{d}/ts"],
              timescale(), 2, ["stdout"], stdout="full"),
+
+        Case("fidelity-report: a whole log, fitted", "fidelity-report.py",
+             ["--fit", "{d}/f.log", "{d}/out", "{d}/f.log"],
+             lambda d: (one_log("f.log", fidelity_log())(d), os.mkdir(f"{d}/out")) and None, 0,
+             show=["null       | a15", "6.20x", "80.00 ms a loop", "RMS relative residual"]),
+        Case("fidelity-report: ns_per_op=abc", "fidelity-report.py", ["{d}/out", "{d}/f.log"],
+             lambda d: (one_log("f.log", edit(fidelity_log(), "ns_per_op=2000.0",
+                                              "ns_per_op=abc"))(d), os.mkdir(f"{d}/out")) and None,
+             2, ["f.log:2:", "ns_per_op=abc"]),
+        Case("fidelity-report: class counts cut short", "fidelity-report.py",
+             ["{d}/out", "{d}/f.log"],
+             lambda d: (one_log("f.log", edit(fidelity_log(), "a15=1.00,1.00",
+                                              "a15=1.00"))(d), os.mkdir(f"{d}/out")) and None,
+             2, ["f.log:2:", "a15"]),
+        Case("fidelity-report: no @fid_done (a boot cut short)", "fidelity-report.py",
+             ["{d}/out", "{d}/f.log"],
+             lambda d: (one_log("f.log", fidelity_log()[:-1])(d), os.mkdir(f"{d}/out")) and None,
+             2, ["f.log", "cut short"]),
     ]
     return out
 

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The virtual XU4's probes against the boards' published figures, and the
+cost model's weights fitted to them.
+
+Usage: fidelity-report.py [--fit LOG] [--prior WEIGHTS] [--lambda L] OUT_DIR LOG...
+
+Each LOG is the console of one boot of vxu4.mode=fidelity
+(tools/testing/vxu4/fidelity.sh). For each, the report gives every probe
+on the A7 (cpu0, 1.4 GHz) and the A15 (cpu4, 2 GHz): the guest's time a
+operation (median over the repetitions, and their spread), the board's
+figure at the XU4's clock (a published figure of another board with the
+same core is taken in cycles, then timed at the XU4's rate; the XU4's own
+figures as they are), and their ratio.
+
+--fit LOG fits the cost model's weights (tools/testing/vxu4/cycle-weights
+form, starting from --prior, default that file) to the boards' kernel-path
+figures from LOG's instruction class counts (any boot's: the counts do not
+depend on what the time counts), per core type: least squares of the
+relative errors, with a ridge (weight L, default 0.05) that keeps each
+weight near its prior where the probes do not constrain it, and no weight
+below 0.1 cycle. The report gives each probe's modelled cycles against
+the board's, the fit's residuals, and a leave-one-out check (each probe
+predicted by the weights fitted without it). The memory probes (memcpy,
+lat-l1, lat-16m) are not fitted: a weight per load cannot be both an L1
+hit and a DRAM access; they show what a cache model would have to add.
+The weights are written to OUT_DIR/cycle-weights.
+
+Writes OUT_DIR/report.txt (also printed) and OUT_DIR/summary.json.
+Exit: 0, 2 for bad input (a log with no probe line, an unreadable file).
+"""
+
+import json
+import math
+import os
+import statistics
+import sys
+from typing import Dict, List, Optional, Sequence, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vxu4log  # noqa: E402
+
+CLASSES = ["other", "load", "store", "ldm", "stm", "branch", "mul", "div",
+           "simd", "barrier", "excl", "sysreg", "maint", "ctxsw", "eret", "entry"]
+MODES = ["user", "kernel"]
+CORES = {"a7": 0, "a15": 4}          # core type: the CPU its probes run on
+XU4_KHZ = {"a7": 1400000, "a15": 2000000}
+NCOUNTS = 2 * len(CLASSES)
+
+# The boards' figures (../shared reference: board figures): probe -> core
+# -> (value, unit, clock of the board in kHz or None for the XU4's own,
+# source, note). Units: us (a time per operation) or mb_s.
+AM572X = "TI AM572x A15 1.5 GHz, lmbench, Processor SDK Linux 11.01"
+OPIZ = "Orange Pi Zero A7 1.37 GHz, UnixBench 5.1.3, kernel 5.10"
+SBC = "Odroid-XU4, sbc-bench v0.9.36, kernel 5.4"
+Board = Tuple[float, str, Optional[int], str, str]
+BOARD: Dict[str, Dict[str, Board]] = {
+    "null": {"a15": (0.43, "us", 1500000, AM572X, "")},
+    "read": {"a15": (0.66, "us", 1500000, AM572X, "")},
+    "write": {"a15": (0.53, "us", 1500000, AM572X, "")},
+    "sigcatch": {"a15": (5.80, "us", 1500000, AM572X, "")},
+    "pagefault": {"a15": (0.99, "us", 1500000, AM572X, "")},
+    "fork": {"a15": (651.0, "us", 1500000, AM572X, "static here, dynamic there"),
+             "a7": (1e6 / 1482, "us", 1370000, OPIZ, "process creation")},
+    "ctx": {"a15": (6.19, "us", 1500000, AM572X,
+                    "lat_ctx 2p 128 KB: the board's holds the refill of 128 KB, ours 0 KB")},
+    "pipe": {"a15": (39.81, "us", 1500000, AM572X,
+                     "not pinned there: a cross-CPU wakeup and an idle exit; one CPU here")},
+    "ub-syscall": {"a7": (1e6 / 602653, "us", 1370000, OPIZ, "")},
+    "ub-pipe": {"a7": (1e6 / 260355, "us", 1370000, OPIZ, "")},
+    "ub-ctx": {"a7": (1e6 / 45301, "us", 1370000, OPIZ,
+                      "not pinned there; one CPU here")},
+    "memcpy": {"a15": (2287.0, "mb_s", None, SBC, ""), "a7": (331.0, "mb_s", None, SBC, "")},
+    "lat-l1": {"a15": (2.00e-3, "us", None, SBC, ""), "a7": (2.15e-3, "us", None, SBC, "")},
+    "lat-16m": {"a15": (174.8e-3, "us", None, SBC, ""), "a7": (159.5e-3, "us", None, SBC, "")},
+}
+# The probes the fit uses: kernel paths measured on one CPU.
+FIT = {"a15": ["null", "read", "write", "sigcatch", "pagefault", "fork", "ctx"],
+       "a7": ["ub-syscall", "ub-pipe", "fork", "ub-ctx"]}
+MIN_WEIGHT = 0.1
+
+
+def board_ns(probe: str, core: str) -> Optional[float]:
+    """The board's time of one operation of PROBE at the XU4's clock, ns."""
+    b = BOARD.get(probe, {}).get(core)
+    if not b:
+        return None
+    value, unit, khz, _, _ = b
+    if unit == "mb_s":
+        return 4 * 1048576 / value * 1e3        # one 4 MiB copy, ns
+    ns = value * 1e3
+    return ns * khz / XU4_KHZ[core] if khz else ns
+
+
+def board_cycles(probe: str, core: str) -> Optional[float]:
+    """The board's cycles of one operation of PROBE."""
+    ns = board_ns(probe, core)
+    return ns * XU4_KHZ[core] / 1e6 if ns is not None else None
+
+
+Probe = Dict[str, object]
+
+
+def counts(rec: vxu4log.Record, key: str) -> Optional[List[float]]:
+    """A probe line's class counts (NCOUNTS numbers), None for "none"."""
+    if not rec.has(key):
+        return None
+    try:
+        c = [float(x) for x in rec.fields[key].split(",")]
+    except ValueError:
+        c = []
+    if len(c) != NCOUNTS or not all(math.isfinite(x) and x >= 0 for x in c):
+        raise rec.error(key, f"want {NCOUNTS} comma-separated numbers >= 0")
+    return c
+
+
+FIX = "run make fidelity again (the log is cut or garbled)"
+
+
+def read_log(log: str) -> Tuple[Dict[str, str], List[Probe], Dict[int, float]]:
+    """LOG's header, probes and hackbench's time for each loop count."""
+    lg = vxu4log.Log(log, "boot it first (make fidelity)", FIX)
+    heads = lg.records("fid")
+    if not heads:
+        raise vxu4log.LogError(log, 0, "", "no @fid line: not a fidelity boot's console, "
+                               "or cut before it", FIX)
+    if not lg.records("fid_done"):
+        raise vxu4log.LogError(log, 0, "", "no @fid_done line: the boot was cut short", FIX)
+    probes: List[Probe] = []
+    for rec in lg.records("fid_probe"):
+        name = rec.need_str("name", list(BOARD) + ["pipe"])
+        # A context switch is a difference of two times: it may come out
+        # below 0 where the switch costs less than the spread.
+        ns = rec.need_num("ns_per_op", -math.inf if name == "ctx" else 0)
+        probes.append({"name": name, "cpu": rec.need_int("cpu", 0, 7),
+                       "khz": rec.need_int("khz", 1), "ns": ns,
+                       "ops": rec.need_int("ops", 1),
+                       "a7": counts(rec, "a7"), "a15": counts(rec, "a15")})
+    if not probes:
+        raise vxu4log.LogError(log, 0, "", "no @fid_probe line", FIX)
+    hb: Dict[int, float] = {}
+    for rec in lg.records("fid_hackbench"):
+        hb[rec.need_int("loops", 1)] = rec.need_num("time_s", 0)
+    return heads[0].fields, probes, hb
+
+
+def core_of(cpu: int) -> str:
+    return "a15" if cpu >= CORES["a15"] else "a7"
+
+
+def probe_table(log: str, probes: List[Probe]) -> Tuple[List[str], List[Dict[str, object]]]:
+    """The table of LOG's probes against the boards, and its rows as data."""
+    by: Dict[Tuple[str, str], List[float]] = {}
+    for p in probes:
+        by.setdefault((str(p["name"]), core_of(int(p["cpu"]))), []).append(float(p["ns"]))
+    rows, data = [], []
+    for (name, core), ns in by.items():
+        med = statistics.median(ns)
+        spread = (max(ns) - min(ns)) / med * 100 if med > 0 and len(ns) > 1 else 0.0
+        b = board_ns(name, core)
+        ratio = med / b if b else None
+        rows.append([name, core, f"{med:.1f}", f"{spread:.1f}%", f"{b:.1f}" if b else "-",
+                     f"{ratio:.2f}x" if ratio else "-",
+                     BOARD.get(name, {}).get(core, (0, "", None, "", ""))[4]])
+        data.append({"probe": name, "core": core, "guest_ns": med, "spread_pct": spread,
+                     "board_ns": b, "ratio": ratio, "reps": len(ns)})
+    lines = [f"== {log}", ""] + vxu4log.table(
+        ["probe", "core", "guest ns/op", "spread", "board ns/op (XU4 clock)", "ratio", "note"], rows)
+    return lines, data
+
+
+def read_weights(path: str) -> Dict[str, List[float]]:
+    """A weights file: per core, NCOUNTS weights (user classes, kernel)."""
+    w = {c: [math.nan] * NCOUNTS for c in CORES}
+    fix = "see tools/testing/vxu4/cycle-weights"
+    for n, line in enumerate(vxu4log.read_lines(path, fix), 1):
+        f = line.split("#", 1)[0].split()
+        if not f:
+            continue
+        if (len(f) != 4 or f[0] not in CORES or f[1] not in MODES + ["any"]
+                or f[2] not in CLASSES):
+            raise vxu4log.LogError(path, n, "", "not \"CORE MODE CLASS CYCLES\"", fix)
+        try:
+            v = float(f[3])
+        except ValueError:
+            v = -1
+        if not 0 <= v < 1e6:
+            raise vxu4log.LogError(path, n, vxu4log.escape(f[3]), "want cycles from 0", fix)
+        for m in (MODES if f[1] == "any" else [f[1]]):
+            w[f[0]][MODES.index(m) * len(CLASSES) + CLASSES.index(f[2])] = v
+    for c, ws in w.items():
+        for i, v in enumerate(ws):
+            if math.isnan(v):
+                raise vxu4log.LogError(path, 0, "", f"no weight for {c} {MODES[i // len(CLASSES)]} "
+                                       f"{CLASSES[i % len(CLASSES)]}", fix)
+    return w
+
+
+def solve(a: List[List[float]], b: List[float]) -> List[float]:
+    """A x = b by Gaussian elimination with partial pivoting."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(m[r][col]))
+        m[col], m[piv] = m[piv], m[col]
+        if abs(m[col][col]) < 1e-300:
+            raise ZeroDivisionError("singular")
+        for r in range(col + 1, n):
+            f = m[r][col] / m[col][col]
+            if f:
+                for k in range(col, n + 1):
+                    m[r][k] -= f * m[col][k]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (m[r][n] - sum(m[r][k] * x[k] for k in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def fit(rows: Sequence[Tuple[List[float], float]], prior: List[float],
+        lam: float) -> List[float]:
+    """Weights minimising the relative errors of ROWS ((counts, cycles))
+    plus LAM times the squared relative distance from PRIOR, none below
+    MIN_WEIGHT (those held there and the rest solved again)."""
+    n = len(prior)
+    fixed: Dict[int, float] = {}
+    while True:
+        free = [i for i in range(n) if i not in fixed]
+        a = [[0.0] * len(free) for _ in free]
+        b = [0.0] * len(free)
+        for x, y in rows:
+            xs = [v / y for v in x]
+            rest = 1.0 - sum(xs[i] * fixed[i] for i in fixed)
+            for p, i in enumerate(free):
+                b[p] += xs[i] * rest
+                for q, j in enumerate(free):
+                    a[p][q] += xs[i] * xs[j]
+        for p, i in enumerate(free):
+            d = lam / (prior[i] ** 2)
+            a[p][p] += d
+            b[p] += d * prior[i]
+        sol = solve(a, b)
+        w = [fixed.get(i, 0.0) for i in range(n)]
+        for p, i in enumerate(free):
+            w[i] = sol[p]
+        low = [i for i in free if w[i] < MIN_WEIGHT]
+        if not low:
+            return w
+        for i in low:
+            fixed[i] = MIN_WEIGHT
+
+
+def model(x: List[float], w: List[float]) -> float:
+    return sum(a * b for a, b in zip(x, w))
+
+
+def fit_report(log: str, probes: List[Probe], prior: Dict[str, List[float]],
+               lam: float) -> Tuple[List[str], Dict[str, List[float]], Dict[str, object]]:
+    """Fit each core's weights to LOG's class counts; the report's lines."""
+    lines = ["", f"== the cost model fitted to the boards' kernel paths (class counts of {log};"
+             f" ridge {lam})", ""]
+    weights = {c: prior[c][:] for c in CORES}
+    summary: Dict[str, object] = {}
+    for core in CORES:
+        rows: List[Tuple[str, List[float], float]] = []
+        for name in FIT[core]:
+            cs = [p[core] for p in probes if p["name"] == name and core_of(int(p["cpu"])) == core]
+            cs = [c for c in cs if c is not None]
+            y = board_cycles(name, core)
+            if not cs or y is None:
+                continue
+            mean = [statistics.median(c[i] for c in cs) for i in range(NCOUNTS)]
+            rows.append((name, mean, y))
+        if not rows:
+            lines.append(f"{core}: no probe with class counts: not fitted")
+            continue
+        w = fit([(x, y) for _, x, y in rows], prior[core], lam)
+        weights[core] = w
+        table, res = [], []
+        for k, (name, x, y) in enumerate(rows):
+            others = [(xx, yy) for kk, (_, xx, yy) in enumerate(rows) if kk != k]
+            loo = model(x, fit(others, prior[core], lam)) if others else math.nan
+            m, m0 = model(x, w), model(x, prior[core])
+            res.append((m - y) / y)
+            table.append([name, core, f"{sum(x):.0f}", f"{y:.0f}", f"{m0:.0f}", f"{m:.0f}",
+                          f"{(m - y) / y * 100:+.1f}%", f"{(loo - y) / y * 100:+.1f}%"])
+        lines += vxu4log.table(["probe", "core", "insns/op", "board cycles", "prior's cycles",
+                                "fitted cycles", "residual", "left out"], table)
+        rms = math.sqrt(sum(r * r for r in res) / len(res))
+        lines.append(f"{core}: {len(rows)} probes, RMS relative residual {rms * 100:.1f}%")
+        lines.append("")
+        summary[core] = {"probes": [r[0] for r in rows], "rms_residual": rms,
+                         "weights": dict(zip([f"{m}.{c}" for m in MODES for c in CLASSES], w))}
+    return lines, weights, summary
+
+
+def write_weights(path: str, weights: Dict[str, List[float]], source: str) -> None:
+    out = ["# SPDX-License-Identifier: GPL-2.0", "#",
+           "# The cost model's weights, fitted by tools/testing/vxu4/fidelity-report.py",
+           f"# to the boards' kernel-path figures from the class counts of {source}.",
+           "# A line: CORE MODE CLASS CYCLES (tools/testing/vxu4/cycle-weights)."]
+    for core, w in weights.items():
+        for i, v in enumerate(w):
+            out.append(f"{core:<3} {MODES[i // len(CLASSES)]:<6} "
+                       f"{CLASSES[i % len(CLASSES)]:<8} {v:.3f}")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main() -> None:
+    out, logs, opts = vxu4log.report_args(__doc__, ("fit", "prior", "lambda"), logs="+")
+    here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        lam = float(opts["lambda"] or 0.05)
+    except ValueError:
+        lam = -1
+    if not 0 < lam < 1e6:
+        vxu4log.die(f"--lambda {opts['lambda']}: want a number above 0")
+    vxu4log.out_dir(out)
+    report: List[str] = []
+    summary: Dict[str, object] = {"logs": {}}
+    for log in logs:
+        head, probes, hb = read_log(log)
+        lines, data = probe_table(log, probes)
+        report += [f"unit={head.get('unit')} scale={head.get('scale')} "
+                   f"lockdep={head.get('lockdep')}"] + lines + [""]
+        if len(hb) >= 2:
+            (la, ta), (lb, tb) = sorted(hb.items())[:2]
+            per = (tb - ta) / (lb - la)
+            board = 7.95 / 500
+            report.append(f"hackbench -g 10 -s 4096: {per * 1e3:.2f} ms a loop (-l {la} and "
+                          f"-l {lb}), the XU3's 7.95 s for -l 500: {board * 1e3:.2f} ms a loop,"
+                          f" ratio {per / board:.2f}x")
+            data.append({"probe": "hackbench", "core": "both", "guest_ns": per * 1e9,
+                         "board_ns": board * 1e9, "ratio": per / board})
+        summary["logs"][log] = {"head": head, "probes": data}  # type: ignore[index]
+    if opts["fit"]:
+        _, probes, _ = read_log(opts["fit"])
+        prior = read_weights(opts["prior"] or os.path.join(here, "cycle-weights"))
+        lines, weights, fs = fit_report(opts["fit"], probes, prior, lam)
+        report += lines
+        write_weights(os.path.join(out, "cycle-weights"), weights, opts["fit"])
+        report.append(f"weights: {os.path.join(out, 'cycle-weights')}")
+        summary["fit"] = fs
+    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=1)
+    vxu4log.write_report(out, report)
+
+
+if __name__ == "__main__":
+    vxu4log.guard(main)

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vxu4-probe - the kernel and memory paths whose cost on the boards is
+ * published (lmbench, UnixBench, sbc-bench), measured in the virtual XU4
+ *
+ * Usage: vxu4-probe PROBE N
+ *        vxu4-probe classes
+ *
+ * Runs N operations of PROBE (after a tenth of N, at least one, as a
+ * warm-up) and prints one line:
+ *
+ *	ns_per_op=T ops=N a7=C0,..,C31 a15=C0,..,C31
+ *
+ * T is guest time (CLOCK_MONOTONIC, read by a system call so that a task
+ * slowed by the CPU speed emulation has paid for its work first). a7 and
+ * a15 are the instruction class counts per operation, summed over the
+ * CPUs of each core type, from the CPU speed emulation's debugfs
+ * (virt_cpu_speed/cpuN/insn_classes: the classes in user mode, then in
+ * kernel mode, in that file's order), or "none" where it has none. Pin
+ * the probe to one CPU (taskset) for the counts of one core; the other
+ * CPUs' counts are then what ran beside it (their ticks, interrupts).
+ *
+ * The probes, each as the benchmark that published the board's figure
+ * does it:
+ *	null		syscall(SYS_getppid) (lmbench lat_syscall null)
+ *	read		read one byte of /dev/zero (lat_syscall read)
+ *	write		write one byte to /dev/null (lat_syscall write)
+ *	sigcatch	kill(2) of itself with SIGUSR1 caught (lat_sig catch)
+ *	pagefault	the first touch of a page of a file mapped shared,
+ *			per page (lat_pagefault)
+ *	fork		fork(2), the child exits, the parent waits (lat_proc
+ *			fork)
+ *	pipe		a one-byte round trip between two processes over two
+ *			pipes (lat_pipe; on one CPU when pinned: two context
+ *			switches)
+ *	ctx		a context switch: a pipe round trip between two
+ *			processes on the same CPU, halved, less the pipe's
+ *			own cost measured in one process (lat_ctx, 0 KB)
+ *	ub-syscall	close(dup(0)), getpid(), getuid(), umask(022) (UnixBench
+ *			syscall, one loop)
+ *	ub-pipe		write then read 512 bytes on one pipe, one process
+ *			(UnixBench pipe throughput)
+ *	ub-ctx		a round trip of an int between two processes over two
+ *			pipes (UnixBench pipe-based context switching)
+ *	memcpy		memcpy of 4 MiB between two buffers (sbc-bench's
+ *			libc memcpy; also printed as mb_s=, 10^6 bytes a
+ *			second)
+ *	lat-l1, lat-16m	a dependent load chasing pointers through 4 KiB or
+ *			16 MiB in a random cycle of 64-byte lines, per load
+ *			(sbc-bench's memory latency, tinymembench)
+ *
+ * "vxu4-probe classes" prints the class counts so far, summed as above
+ * ("a7=.. a15=.."), for work that is not one of the probes (hackbench):
+ * the difference of two such lines is its counts.
+ *
+ * Exit: 0, 1 a probe's system call failed, 2 bad usage.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define NR_CLASSES	16
+#define NR_COUNTS	(2 * NR_CLASSES)
+#define MAX_CPUS	8
+#define CLASSES_PATH	"/sys/kernel/debug/virt_cpu_speed/cpu%d/insn_classes"
+#define A15_FIRST_CPU	4
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static void die(const char *what)
+{
+	fprintf(stderr, "vxu4-probe: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static uint64_t sys_now_ns(void)
+{
+	struct timespec ts;
+
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Add each CPU's class counts to @a7 or @a15 (the XU4's cpu0-3 and
+ * cpu4-7): false where there are none.
+ */
+static bool read_classes(uint64_t *a7, uint64_t *a15)
+{
+	char path[96], name[32];
+	unsigned long long u, k;
+	int cpu, i;
+	FILE *f;
+
+	memset(a7, 0, NR_COUNTS * sizeof(*a7));
+	memset(a15, 0, NR_COUNTS * sizeof(*a15));
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		uint64_t *c = cpu < A15_FIRST_CPU ? a7 : a15;
+
+		snprintf(path, sizeof(path), CLASSES_PATH, cpu);
+		f = fopen(path, "r");
+		if (!f)
+			return false;
+		for (i = 0; i < NR_CLASSES; i++) {
+			if (fscanf(f, "%31s %llu %llu", name, &u, &k) != 3) {
+				fclose(f);
+				return false;
+			}
+			c[i] += u;
+			c[NR_CLASSES + i] += k;
+		}
+		fclose(f);
+	}
+	return true;
+}
+
+static void print_counts(const char *core, const uint64_t *c0,
+			 const uint64_t *c1, unsigned long n)
+{
+	int i;
+
+	printf(" %s=", core);
+	for (i = 0; i < NR_COUNTS; i++)
+		printf("%s%.2f", i ? "," : "", (double)(c1[i] - c0[i]) / n);
+}
+
+/* The probes: each runs @n operations. */
+
+static void p_null(unsigned long n)
+{
+	while (n--)
+		syscall(SYS_getppid);
+}
+
+static int zero_fd, null_fd;
+
+static void p_read(unsigned long n)
+{
+	char c;
+
+	while (n--)
+		if (read(zero_fd, &c, 1) != 1)
+			die("read /dev/zero");
+}
+
+static void p_write(unsigned long n)
+{
+	char c = 0;
+
+	while (n--)
+		if (write(null_fd, &c, 1) != 1)
+			die("write /dev/null");
+}
+
+/* The handler itself is what lat_sig catch times: it does nothing. */
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static void p_sigcatch(unsigned long n)
+{
+	pid_t me = getpid();
+
+	while (n--)
+		if (kill(me, SIGUSR1))
+			die("kill");
+}
+
+static char *fault_map;
+static size_t fault_pages, fault_next;
+static long page_size;
+
+/* Map a fresh file of @pages pages, shared, to fault its pages in. */
+static void fault_setup(size_t pages)
+{
+	char path[] = "/tmp/vxu4-probe.XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd < 0 || ftruncate(fd, (off_t)(pages * page_size)))
+		die("a file to map in /tmp");
+	/* The pages exist in the page cache: the faults are minor. */
+	fault_map = mmap(NULL, pages * page_size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, fd, 0);
+	if (fault_map == MAP_FAILED)
+		die("mmap");
+	memset(fault_map, 1, pages * page_size);
+	if (munmap(fault_map, pages * page_size))
+		die("munmap");
+	fault_map = mmap(NULL, pages * page_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (fault_map == MAP_FAILED)
+		die("mmap");
+	close(fd);
+	unlink(path);
+	fault_pages = pages;
+	fault_next = 0;
+}
+
+static void p_pagefault(unsigned long n)
+{
+	char c;
+
+	while (n--) {
+		if (fault_next == fault_pages)
+			die("more faults than pages mapped");
+		c = fault_map[fault_next++ * page_size];
+		/* The read must happen. */
+		__asm__ volatile("" : : "r"(c));
+	}
+}
+
+static void p_fork(unsigned long n)
+{
+	int status;
+	pid_t pid;
+
+	while (n--) {
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (!pid)
+			_exit(0);
+		if (waitpid(pid, &status, 0) != pid)
+			die("waitpid");
+	}
+}
+
+/* Move @size bytes from @in to @out, @n times, first writing if @first. */
+static int relay(int in, int out, unsigned long n, bool first, size_t size)
+{
+	char buf[512] = { 0 };
+
+	while (n--) {
+		if (first && write(out, buf, size) != (ssize_t)size)
+			return -1;
+		if (read(in, buf, size) != (ssize_t)size)
+			return -1;
+		if (!first && write(out, buf, size) != (ssize_t)size)
+			return -1;
+	}
+	return 0;
+}
+
+static int there[2], back[2];
+static pid_t partner;
+static size_t partner_size;
+
+/* A child that echoes, for @n round trips (plus the warm-up's). */
+static void partner_start(unsigned long n, size_t size)
+{
+	if (pipe(there) || pipe(back))
+		die("pipe");
+	partner_size = size;
+	partner = fork();
+	if (partner < 0)
+		die("fork");
+	if (!partner)
+		_exit(relay(there[0], back[1], n, false, size) ? 1 : 0);
+}
+
+static void partner_end(void)
+{
+	int status;
+
+	if (waitpid(partner, &status, 0) != partner || !WIFEXITED(status) ||
+	    WEXITSTATUS(status)) {
+		fprintf(stderr, "vxu4-probe: the partner process failed\n");
+		exit(1);
+	}
+}
+
+static void p_round_trip(unsigned long n)
+{
+	if (relay(back[0], there[1], n, true, partner_size))
+		die("a round trip");
+}
+
+static int self_pipe[2];
+
+static void p_self_pipe(unsigned long n)
+{
+	char buf[512] = { 0 };
+
+	while (n--)
+		if (write(self_pipe[1], buf, partner_size) != (ssize_t)partner_size ||
+		    read(self_pipe[0], buf, partner_size) != (ssize_t)partner_size)
+			die("pipe to itself");
+}
+
+static void p_ub_syscall(unsigned long n)
+{
+	while (n--) {
+		close(dup(0));
+		getpid();
+		getuid();
+		umask(022);
+	}
+}
+
+#define MEMCPY_BYTES	(4UL << 20)
+static char *copy_src, *copy_dst;
+
+static void p_memcpy(unsigned long n)
+{
+	while (n--) {
+		memcpy(copy_dst, copy_src, MEMCPY_BYTES);
+		/* Keep the copy from being optimised away. */
+		__asm__ volatile("" : : "r"(copy_dst) : "memory");
+	}
+}
+
+static void **chase;
+
+/* A random cyclic chain of pointers, one each 64-byte line of @bytes. */
+static void chase_setup(size_t bytes)
+{
+	size_t lines = bytes / 64, i, j, t;
+	size_t *order;
+	char *mem;
+
+	mem = aligned_alloc(64, bytes);
+	order = malloc(lines * sizeof(*order));
+	if (!mem || !order)
+		die("malloc");
+	for (i = 0; i < lines; i++)
+		order[i] = i;
+	srand(1);
+	for (i = lines - 1; i > 0; i--) {
+		j = (size_t)rand() % (i + 1);
+		t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
+	for (i = 0; i < lines; i++)
+		*(void **)(mem + order[i] * 64) = mem + order[(i + 1) % lines] * 64;
+	chase = (void **)(mem + order[0] * 64);
+	free(order);
+}
+
+static void p_chase(unsigned long n)
+{
+	void **p = chase;
+
+	while (n--)
+		p = *p;
+	chase = p;
+}
+
+struct probe {
+	const char *name;
+	void (*run)(unsigned long n);
+};
+
+static const struct probe probes[] = {
+	{ "null", p_null }, { "read", p_read }, { "write", p_write },
+	{ "sigcatch", p_sigcatch }, { "pagefault", p_pagefault },
+	{ "fork", p_fork }, { "pipe", p_round_trip }, { "ctx", p_round_trip },
+	{ "ub-syscall", p_ub_syscall }, { "ub-pipe", p_self_pipe },
+	{ "ub-ctx", p_round_trip }, { "memcpy", p_memcpy },
+	{ "lat-l1", p_chase }, { "lat-16m", p_chase },
+};
+
+/* Time @n operations of @run, and their class counts. */
+static double measure(void (*run)(unsigned long), unsigned long n,
+		      uint64_t *a7, uint64_t *a15, bool *classes)
+{
+	uint64_t a7_0[NR_COUNTS], a15_0[NR_COUNTS], t0, t1;
+
+	*classes = read_classes(a7_0, a15_0);
+	t0 = sys_now_ns();
+	run(n);
+	t1 = sys_now_ns();
+	if (*classes && read_classes(a7, a15)) {
+		int i;
+
+		for (i = 0; i < NR_COUNTS; i++) {
+			a7[i] -= a7_0[i];
+			a15[i] -= a15_0[i];
+		}
+	} else {
+		*classes = false;
+	}
+	return (double)(t1 - t0) / n;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t a7[NR_COUNTS], a15[NR_COUNTS], zero[NR_COUNTS] = { 0 };
+	unsigned long n, warm, per = 1;
+	const struct probe *p = NULL;
+	bool classes;
+	double ns;
+	char *end;
+	size_t i;
+
+	if (argc == 2 && !strcmp(argv[1], "classes")) {
+		if (!read_classes(a7, a15)) {
+			fprintf(stderr, "vxu4-probe: no class counts in " CLASSES_PATH "\n", 0);
+			return 1;
+		}
+		print_counts("a7", zero, a7, 1);
+		print_counts("a15", zero, a15, 1);
+		printf("\n");
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (argc == 3)
+		for (i = 0; i < ARRAY_SIZE(probes); i++)
+			if (!strcmp(argv[1], probes[i].name))
+				p = &probes[i];
+	errno = 0;
+	n = argc == 3 ? strtoul(argv[2], &end, 10) : 0;
+	if (!p || errno || *end || !n || n > 100000000UL) {
+		fprintf(stderr,
+			"usage: vxu4-probe PROBE N (N from 1 to 100000000) | vxu4-probe classes\n"
+			"PROBE one of:");
+		for (i = 0; i < ARRAY_SIZE(probes); i++)
+			fprintf(stderr, " %s", probes[i].name);
+		fprintf(stderr, "\n");
+		return 2;
+	}
+	warm = n / 10 ? n / 10 : 1;
+	page_size = sysconf(_SC_PAGESIZE);
+	zero_fd = open("/dev/zero", O_RDONLY);
+	null_fd = open("/dev/null", O_WRONLY);
+	if (zero_fd < 0 || null_fd < 0)
+		die("/dev/zero, /dev/null");
+
+	if (!strcmp(p->name, "sigcatch")) {
+		struct sigaction sa = { .sa_handler = on_usr1 };
+
+		if (sigaction(SIGUSR1, &sa, NULL))
+			die("sigaction");
+	} else if (!strcmp(p->name, "pagefault")) {
+		fault_setup(warm + n);
+	} else if (!strcmp(p->name, "pipe") || !strcmp(p->name, "ctx")) {
+		partner_start(warm + n, 1);
+	} else if (!strcmp(p->name, "ub-ctx")) {
+		partner_start(warm + n, sizeof(int));
+	} else if (!strcmp(p->name, "ub-pipe")) {
+		partner_size = 512;
+		if (pipe(self_pipe))
+			die("pipe");
+	} else if (!strcmp(p->name, "memcpy")) {
+		copy_src = malloc(MEMCPY_BYTES);
+		copy_dst = malloc(MEMCPY_BYTES);
+		if (!copy_src || !copy_dst)
+			die("malloc");
+		memset(copy_src, 1, MEMCPY_BYTES);
+		memset(copy_dst, 2, MEMCPY_BYTES);
+	} else if (!strcmp(p->name, "lat-l1") || !strcmp(p->name, "lat-16m")) {
+		chase_setup(!strcmp(p->name, "lat-l1") ? 4096 : 16UL << 20);
+		/* Each operation is 1000 dependent loads. */
+		per = 1000;
+	}
+
+	if (per > 1) {
+		unsigned long loads = n;
+
+		p_chase(warm * per);
+		ns = measure(p_chase, loads * per, a7, a15, &classes);
+		n = loads * per;
+	} else {
+		p->run(warm);
+		ns = measure(p->run, n, a7, a15, &classes);
+	}
+	if (p->run == p_round_trip)
+		partner_end();
+
+	if (!strcmp(p->name, "ctx")) {
+		/*
+		 * Half a round trip, less one write and one read of a byte
+		 * in one process: what the switch itself costs.
+		 */
+		uint64_t s7[NR_COUNTS], s15[NR_COUNTS];
+		bool sc;
+		double self_ns;
+		int k;
+
+		partner_size = 1;
+		if (pipe(self_pipe))
+			die("pipe");
+		p_self_pipe(warm);
+		self_ns = measure(p_self_pipe, n, s7, s15, &sc);
+		ns = ns / 2 - self_ns;
+		for (k = 0; k < NR_COUNTS && classes && sc; k++) {
+			/* Per switch: half of a round trip's, less the pipe's. */
+			a7[k] = a7[k] / 2 > s7[k] ? a7[k] / 2 - s7[k] : 0;
+			a15[k] = a15[k] / 2 > s15[k] ? a15[k] / 2 - s15[k] : 0;
+		}
+		classes = classes && sc;
+	}
+
+	printf("ns_per_op=%.1f ops=%lu", ns, n);
+	if (!strcmp(p->name, "memcpy"))
+		printf(" mb_s=%.1f", ns > 0 ? MEMCPY_BYTES * 1e3 / ns : -1.0);
+	if (classes) {
+		print_counts("a7", zero, a7, n);
+		print_counts("a15", zero, a15, n);
+	} else {
+		printf(" a7=none a15=none");
+	}
+	printf("\n");
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "vxu4-probe: standard output: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
