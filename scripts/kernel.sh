@@ -48,8 +48,8 @@ case $variant in
 esac
 kobj=$build/obj$sfx
 jobs=${JOBS:-$(($(nproc) + 1))}
-# The config fragments come with the series (patches 0001 and 0014); a
-# variant's comes last.
+# The config fragments come with the series (arch/arm/configs/, laid over
+# the tree as the other new files are); a variant's comes last.
 fragments=("$ksrc/arch/arm/configs/eas.config" "$ksrc/arch/arm/configs/vxu4.config")
 [ -z "$extra" ] || fragments+=("$extra")
 # Everything in these folders is laid over the kernel tree, file by file.
@@ -102,17 +102,22 @@ overlay() {
 # the last run, pop everything and push the new series.
 patches() (
 	local applied=$build/patches.applied qp=$build/quilt-patches p
-	# What quilt applies: the patches of patches/series that change files
-	# of the pristine tree (a patch made only of files of ours, given by
-	# patches/files, is empty here: quilt would call it garbage).
+	# What quilt applies: the patches of patches/series without their
+	# changes to the files laid over the tree (patches/files: they are
+	# laid in their final state), those that still change a file (a
+	# patch made only of files of ours is empty here: quilt would call
+	# it garbage).
 	rm -rf "$qp"
 	mkdir -p "$qp"
 	: >"$qp/series"
 	while read -r p; do
 		[ -n "$p" ] || continue
-		grep -q '^--- ' "$top/patches/$p" || continue
-		cp "$top/patches/$p" "$qp/"
-		echo "$p" >>"$qp/series"
+		"$top/scripts/series.sh" strip "$top/patches/$p" >"$qp/$p" || die "cannot read patches/$p"
+		if grep -q '^--- ' "$qp/$p"; then
+			echo "$p" >>"$qp/series"
+		else
+			rm "$qp/$p"
+		fi
 	done <"$top/patches/series"
 	export QUILT_PATCHES=$qp QUILT_PC=.pc
 	cd "$ksrc"
@@ -124,6 +129,12 @@ patches() (
 		# The old patches are gone from patches/: pop with their copies.
 		QUILT_PATCHES=$applied quilt pop -aqf >/dev/null || die "quilt pop failed in $ksrc; rm -rf build/linux-source-6.12 and retry"
 		rm -rf .pc
+		# The pop took the old patches' changes back off our files too
+		# (a config fragment was once a patch's): lay them again.
+		for d in $overlay_dirs; do
+			[ -d "$top/$d" ] || continue
+			rsync -rc "$top/$d/" "$ksrc/$d/"
+		done
 	fi
 	# A file that a patch creates is not in the pristine tree: one there
 	# now is a leftover (a file that moved from our overlay into a patch).
