@@ -25,6 +25,9 @@
 #   make image    after make odroid: an SD card image in build/image, Debian 12
 #                 armhf with those packages installed by dpkg (as root)
 #   make series   the patch series as git format-patch output in build/series/out
+#   make series-edit  the series as a git tree to edit: build/series/git, the whole
+#                 pristine tree, one commit a patch (SPARSE=1: build/series/git-sparse)
+#   make series-import  that tree's commits written back to patches/ and the new files
 #
 # Build products live in build/ (git-ignored).
 
@@ -46,7 +49,7 @@ ifeq ($(SUITE_TARGETS),)
 $(error $(SUITES) names no make target: tools/testing/check.sh --targets failed)
 endif
 
-.PHONY: all run check check-ci check-full idle-bench check-debug bench bench-seed pelt-bench boost-bench timescale-bench fidelity odroid image series deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
+.PHONY: all run check check-ci check-full idle-bench check-debug bench bench-seed pelt-bench boost-bench timescale-bench fidelity odroid image series series-edit series-import deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
 
 all: run
 
@@ -166,10 +169,10 @@ $(SUITE_TARGETS): %:
 	@tools/testing/check.sh --suite $@
 # What they need built first: a boot's files, except for the suites that
 # boot none (kunit.py builds its own kernel; the series its own trees).
-NOBOOT_TARGETS := kunit-arm series-check series-build
+NOBOOT_TARGETS := kunit-arm series-check series-build series-roundtrip
 $(filter-out $(NOBOOT_TARGETS),$(SUITE_TARGETS)): vxu4 initramfs tools
 kunit-arm series-build: kernel
-series-check: deps
+series-check series-roundtrip: deps
 
 # PELT half-life 32, 16, 8 ms compared (ITER, FRAMES, DURATION, PARALLEL:
 # tools/testing/vxu4/pelt-bench.sh): RampUp, frames, energy; table and plot.
@@ -226,6 +229,16 @@ image: deps
 # built at every patch (series-build, one too).
 series: deps
 	@scripts/series.sh export
+
+# The series to edit as git commits (docs/maintainers-guide.md): the
+# whole pristine tree with one commit a patch, or with SPARSE=1 the
+# files the series touches; then import writes the commits back.
+SERIES_TREE := $(if $(SPARSE),,--full)
+series-edit: deps
+	@scripts/series.sh export $(SERIES_TREE)
+
+series-import:
+	@scripts/series.sh import $(SERIES_TREE)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/vxu4.dtb $(BUILD)/qemu-virt.dtb \
