@@ -8,7 +8,9 @@
 #   series-test.sh          git am of the exported patches on a fresh
 #                           worktree of the pristine base, and checkpatch
 #                           --strict of each patch (on the sparse base:
-#                           build/series/git-sparse)
+#                           build/series/git-sparse), and the series'
+#                           MAINTAINERS section by get_maintainer.pl
+#                           (--self-test, and -f for each file it adds)
 #   series-test.sh --build  the same on the whole pristine tree
 #                           (build/series/git), then the zImage built at
 #                           every patch of the git-am tree (bisectable;
@@ -77,6 +79,7 @@ check() {
 	else
 		nok "the git-am tree is the exported series' tree"
 	fi
+	maintainers
 	for p in "$out"/*.patch; do
 		# The system python3 (its python3-ply: checkpatch's SPDX check), not a
 		# user's own (pyenv and the like) first in PATH. The base's history
@@ -91,6 +94,40 @@ check() {
 			nok "checkpatch --strict ${p##*/}" "$o"
 		fi
 	done
+}
+
+# The series' MAINTAINERS section in the git-am tree, by the kernel's
+# scripts/get_maintainer.pl: --self-test=patterns,sections warns of
+# nothing in its lines (the sparse base lacks most files that other
+# sections name: their warnings are not the series'), and
+# get_maintainer.pl --sections -f names it for every file the series
+# adds.
+maintainers() {
+	local title first last o f missing=() added=()
+	title=$(grep -v '^#' "$top/patches/maintainers" | grep -m1 .)
+	first=$(grep -nxF -- "$title" "$am/MAINTAINERS" | cut -d: -f1 | head -1)
+	if [ -z "$first" ]; then
+		nok "get_maintainer.pl --self-test: the series' MAINTAINERS section" "no section titled \"$title\" in MAINTAINERS"
+		return
+	fi
+	last=$(awk -v f="$first" 'NR > f && $0 == "" { print NR - 1; exit }' "$am/MAINTAINERS")
+	o=$(cd "$am" && perl scripts/get_maintainer.pl --self-test=patterns,sections 2>&1 |
+		awk -F: -v f="$first" -v l="$last" '$2 + 0 >= f && $2 + 0 <= l')
+	if [ -z "$o" ]; then
+		ok "get_maintainer.pl --self-test=patterns,sections: no warning in the series' section (MAINTAINERS:$first-$last)"
+	else
+		nok "get_maintainer.pl --self-test=patterns,sections: no warning in the series' section (MAINTAINERS:$first-$last)" "$o"
+	fi
+	mapfile -t added < <(git -C "$am" diff --name-only --diff-filter=A base HEAD -- . ':(exclude)MAINTAINERS')
+	for f in "${added[@]}"; do
+		o=$(cd "$am" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --sections -f "$f" 2>/dev/null)
+		grep -qxF -- "$title" <<<"$o" || missing+=("$f")
+	done
+	if [ ${#added[@]} -gt 0 ] && [ ${#missing[@]} -eq 0 ]; then
+		ok "get_maintainer.pl: each of the ${#added[@]} files the series adds is in its section"
+	else
+		nok "get_maintainer.pl: each of the ${#added[@]} files the series adds is in its section" "in none: ${missing[*]}"
+	fi
 }
 
 # Build the zImage at every commit of the git-am tree, incrementally.
