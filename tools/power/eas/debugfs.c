@@ -206,22 +206,6 @@ oom:
 	return dfs_fail(m, "out of memory");
 }
 
-/* What a file is, for messages: "a FIFO", "a directory", ... */
-const char *em_file_type(unsigned int mode)
-{
-	if (S_ISDIR(mode))
-		return "a directory";
-	if (S_ISFIFO(mode))
-		return "a FIFO";
-	if (S_ISCHR(mode))
-		return "a character device";
-	if (S_ISBLK(mode))
-		return "a block device";
-	if (S_ISSOCK(mode))
-		return "a socket";
-	return "not a plain file";
-}
-
 /*
  * The text of file @rel, trailing white space removed. Return 1 if read,
  * 0 if the file does not exist, -1 on error (m->error set). Only a

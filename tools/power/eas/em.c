@@ -183,6 +183,25 @@ static bool em_is_cpu_node(struct em_model *m, int node)
 	return type && !strcmp(type, "cpu");
 }
 
+/*
+ * What a file is, for messages: "a FIFO", "a directory", ... (the DTB
+ * reader's and debugfs.c's, which builds on this file).
+ */
+const char *em_file_type(unsigned int mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a plain file";
+}
+
 static int em_check_blob(struct em_model *m, size_t size);
 
 static int em_read_file(struct em_model *m)

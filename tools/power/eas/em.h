@@ -360,9 +360,9 @@ void em_model_free(struct em_model *m);
 int em_cpulist(char *buf, size_t len, const struct em_cpumask *cpus);
 int em_parse_cpulist(const char *s, struct em_cpumask *cpus);
 unsigned int em_max_num_cpus(const struct em_model *m);
+const char *em_file_type(unsigned int mode);
 
 /* debugfs.c */
-const char *em_file_type(unsigned int mode);
 int em_debugfs_load(struct em_model *m, const char *path);
 int em_lines_load_mem(struct em_model *m, const char *name, const char *buf,
 		      size_t size);
