@@ -9,7 +9,8 @@
 #   debs/linux-headers-REL_REL-1_armhf.deb  for out-of-tree modules
 #   debs/linux-libc-dev_REL-1_armhf.deb     the UAPI headers
 #   debs/eas-em_VERSION_armhf.deb           eas-em for the board, static, and
-#        the board command eas-bench (the energy test, the OPP sweep)
+#        its manual eas-em(1) and the board command eas-bench (the energy
+#        test, the OPP sweep)
 #   boot/boot.ini   Hardkernel's U-Boot script booting the package's kernel
 #                   and DTB from the root file system
 #   boot/zImage, boot/exynos5422-odroid{xu3,xu3-lite,xu4,hc1}.dtb,
@@ -53,17 +54,20 @@ make -s -C "$ksrc" O="$kobj" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- \
 sed "s/@KERNELRELEASE@/$release/g" "$top/scripts/odroid-boot.ini.in" >"$out/boot/boot.ini"
 
 # eas-em for the board: the static armhf build (libfdt from the kernel
-# tree), stripped, packaged with dpkg-deb. Its version is eas-em's own.
+# tree), installed by its own make install (the program and its manual,
+# eas-em(1)), stripped, the manual compressed as Debian's policy wants,
+# packaged with dpkg-deb. Its version is eas-em's own.
 eas=$build/eas-em-armhf
-make -s -C "$top/tools/power/eas" CROSS_COMPILE=arm-linux-gnueabihf- O="$eas" >/dev/null
 version=$(sed -n 's/^#define EAS_EM_VERSION[[:space:]]*"\(.*\)"$/\1/p' "$top/tools/power/eas/eas-em.c")
 [ -n "$version" ] || die "no EAS_EM_VERSION in tools/power/eas/eas-em.c"
 root=$eas/pkg
 rm -rf "$root"
-install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/doc/eas-em"
-install -m 755 "$eas/eas-em" "$root/usr/bin/eas-em"
+make -s -C "$top/tools/power/eas" CROSS_COMPILE=arm-linux-gnueabihf- O="$eas" \
+	DESTDIR="$root" PREFIX=/usr install >/dev/null
+install -d "$root/DEBIAN" "$root/usr/share/doc/eas-em"
 install -m 755 "$top/tools/power/eas/eas-bench" "$root/usr/bin/eas-bench"
 arm-linux-gnueabihf-strip --strip-unneeded "$root/usr/bin/eas-em"
+gzip -9n "$root/usr/share/man/man1/eas-em.1"
 install -m 644 "$top/tools/power/eas/README" "$root/usr/share/doc/eas-em/README"
 install -m 644 "$top/docs/eas-em.md" "$root/usr/share/doc/eas-em/eas-em.md"
 install -m 644 "$top/docs/board-bench.md" "$root/usr/share/doc/eas-em/board-bench.md"

@@ -157,6 +157,14 @@ else
 	ktap_fail "eas-em package: /usr/bin/eas-bench, the board command, as in tools/power/eas" \
 		"$(ls -l "$root/usr/bin/" 2>&1)"
 fi
+man=$root/usr/share/man/man1/eas-em.1.gz
+if [ -f "$man" ] && w=$(zcat "$man" | groff -man -Tutf8 -ww -z 2>&1) && [ -z "$w" ] &&
+	zcat "$man" | grep -q '^eas-em \\- '; then
+	ktap_ok "eas-em package: its manual /usr/share/man/man1/eas-em.1.gz, read by groff without a warning"
+else
+	ktap_fail "eas-em package: its manual /usr/share/man/man1/eas-em.1.gz, read by groff without a warning" \
+		"$(ls -l "$man" 2>&1)" "${w:-}"
+fi
 # The same answers as the host's build, on each board's DTB: compute (the
 # EM, as table, JSON and debugfs tree lines) and check (text, exit status).
 for b in $boards; do
