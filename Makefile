@@ -14,7 +14,8 @@
 #                 (check-boost, check-pelt, ...: make help lists them)
 #   make check-debug  the debug kernel (lockdep, KASAN, UBSAN, ...): system test, KUnit, stress
 #   make bench    the reference experiments (rt-app energy, hackbench), EAS on/off
-#   make bench-seed  the seed's run in full: rt-app 30 s, hackbench -l 500 (hours)
+#   make bench-seed  the same as long as the 2020 mailing-list series ran it:
+#                 rt-app 30 s, hackbench -l 500
 #   make pelt-bench  PELT half-life 32/16/8 ms compared: RampUp, frames, energy
 #   make boost-bench  boost OPPs: none, always, the load-aware budget compared
 #   make idle-bench   idle governors mbed, menu, teo, ladder compared: frames, audio, video, latency
@@ -28,6 +29,13 @@
 #   make series-edit  the series as a git tree to edit: build/series/git, the whole
 #                 pristine tree, one commit a patch (SPARSE=1: build/series/git-sparse)
 #   make series-import  that tree's commits written back to patches/ and the new files
+#   make kernel   only (re)build the kernel (build/obj)
+#   make vxu4     the kernel, then the virtual board's DTBs (build/vxu4*.dtb)
+#   make initramfs  the guest's root (build/initramfs.cpio.gz)
+#   make tools    the host tools: eas-em, the trace reader
+#   make deps     install what is missing (apt), nothing else
+#   make clean    remove the kernel's objects, the DTBs, the initramfs, the packages
+#   make help     this list, then the one-suite targets
 #
 # Build products live in build/ (git-ignored).
 
@@ -96,7 +104,7 @@ vxu4: kernel $(BUILD)/vxu4-dtb $(BUILD)/insn-count.so
 	@cp $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem.dtb
 	@for c in 0 1 2 3 4 5 6 7; do \
 		fdtput -d $(BUILD)/vxu4-noem.dtb /cpus/cpu@$$c dynamic-power-coefficient; done
-	@# And with no cpu-map either: the seed's baseline (make bench's d),
+	@# And with no cpu-map either: the 2020 series' baseline (make bench's d),
 	@# one sched domain level (QEMU's MPIDRs put the 8 CPUs in one cluster).
 	@cp $(BUILD)/vxu4-noem.dtb $(BUILD)/vxu4-noem-nomc.dtb
 	@fdtput -r $(BUILD)/vxu4-noem-nomc.dtb /cpus/cpu-map
@@ -197,8 +205,9 @@ idle-bench: vxu4 initramfs tools
 bench: vxu4 initramfs tools
 	@tools/testing/vxu4/bench.sh
 
-# The seed's run as the seed and Arm ran it: the same bench with the
-# seed's lengths (tools/testing/vxu4/bench.sh --seed).
+# The reference experiments as the 2020 mailing-list series and Arm ran
+# them: the same bench with their lengths (tools/testing/vxu4/bench.sh
+# --seed).
 bench-seed: vxu4 initramfs tools
 	@tools/testing/vxu4/bench.sh --seed
 
