@@ -13,12 +13,11 @@
  *
  * f is the rate of the cluster clock (the "clocks" of the meter's DT
  * node), V the voltage of its OPP. P_leak and P_wfi come per OPP from the
- * "idle-power-microwatt" DT property, which the board's DTB tool computes
- * from published Odroid-XU3 measurements (see
- * Documentation/admin-guide/odroid-eas.rst: P_leak = A * exp(B * V),
- * P_wfi = C * V^2 * f, fitted to the A15 rail's idle power of the
- * Powmon data set and to the A7 model of the same group); absent, both
- * are 0. P_EM(f) in uW comes from the CPUs' perf domain (em_cpu_get()),
+ * "idle-power-microwatt" DT property, which the maker of the virtual
+ * board's DT computes from published Odroid-XU3 measurements (the model,
+ * P_leak = A * exp(B * V) and P_wfi = C * V^2 * f: see
+ * Documentation/admin-guide/odroid-eas.rst); absent, both are 0. P_EM(f)
+ * in uW comes from the CPUs' perf domain (em_cpu_get()),
  * busy time from the kernel's idle accounting (get_cpu_idle_time_us() and
  * get_cpu_iowait_time_us(): a CPU idle while a task waits for I/O is idle),
  * P_static from the "static-power-microwatt" DT property (default 0),

@@ -20,7 +20,7 @@
  *    (no mask, mixed capacities), on a system booted without
  *    CPU EMs.
  *
- * The expected tables were computed by hand from the Exynos5422 DT: A7
+ * The expected tables are computed by hand from the Exynos5422 DT: A7
  * (coefficient 90, capacity 377) and A15 (coefficient 310, capacity 1024),
  * power = coefficient * mV^2 * MHz / 10^6 (uW), performance = capacity *
  * f / fmax, cost = 10 * power / performance, all truncated.

@@ -4,7 +4,7 @@
  *
  * A signal is driven through pelt_update_shift(), the scheduler's own
  * ___update_load_sum() and ___update_load_avg() with the multiplier given,
- * on a clock of our own: nothing of the running scheduler is touched.
+ * on a clock of its own: nothing of the running scheduler is touched.
  * Half-life: 32 periods (LOAD_AVG_PERIOD) of 1024 units of 1024 ns
  * (kernel/sched/pelt.c counts time in 1024 ns units, "about 1 us"): a
  * period is 1.048576 ms, so 33.554 ms of running time to half of the
@@ -78,8 +78,8 @@ KUNIT_ARRAY_PARAM(pelt_test_shift, pelt_test_shifts, pelt_test_shift_desc);
  * follows the exponential of whole periods, a period (1024 * 1024 ns,
  * shifted by the multiplier) at most off it; and the test sees a crossing
  * at the end of the step of its clock in which it came. So the time taken
- * is the half-life within one period, plus up to one step late. Measured
- * (100 us steps): 33.900, 17.200 and 8.500 ms to rise to 512 and to decay
+ * is the half-life within one period, plus up to one step late: with
+ * 100 us steps, 33.900, 17.200 and 8.500 ms to rise to 512 and to decay
  * to half, for half-lives of 33.554, 16.777 and 8.389 ms.
  */
 static void pelt_test_expect_half_life(struct kunit *test, u64 took,
