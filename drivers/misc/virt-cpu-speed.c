@@ -18,8 +18,8 @@
  * did while it ran (its progress) is then:
  *
  *  - where the emulator counts each vCPU's instructions into a page that
- *    the DT reserves ("linux,virt-insn-counters"; for QEMU, a TCG plugin
- *    of the odroid-eas project), that count: exact;
+ *    the DT reserves ("linux,virt-insn-counters"; for QEMU, a TCG
+ *    plugin), that count: exact;
  *  - elsewhere an estimate: QEMU gives each vCPU that is not halted an
  *    equal budget of instructions per round, so that while k vCPUs run
  *    each executes about 1/k of them. The driver keeps that fair share as
@@ -89,9 +89,9 @@
  *    again when it is done ("skips"), and counts its time as stall paid
  *    ("overhead_ns"), since that time is the task's run time all the
  *    same; so is the way from a tick that interrupted user mode to its
- *    task_work. Charged as work, these were about 8000 instructions a
- *    tick: 8% of the work at the default period, varying with the number
- *    of ticks a CPU took. What is left of the emulation in a task's work
+ *    task_work. Charged as work, they would add the emulation's own
+ *    instructions to a task's, by how many ticks its CPU took. What is
+ *    left of the emulation in a task's work
  *    is the interrupt's entry up to the tick's callback and the way back
  *    to user space after a stall;
  *  - a clk notifier on each cluster clock sets the CPUs' speed; a busy CPU
@@ -157,7 +157,8 @@
 #define VCS_SHARE_UNIT		840
 /*
  * The speed is kept in 1/2^VCS_SPEED_SHIFT of a capacity unit: in whole
- * units the A7 at 200 MHz (377 * 200 / 1400 = 53.86) was 53, 1.6% slow.
+ * units the A7 at 200 MHz (377 * 200 / 1400 = 53.86) would be 53, 1.6%
+ * slow.
  */
 #define VCS_SPEED_SHIFT		10
 /* Debts below this wait for the next period: a stall costs a wakeup. */
@@ -586,9 +587,8 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 /*
  * The emulation's own code ran since the last accounting: no work of the
  * task. Its time is the task's run time all the same (a halted vCPU would
- * not have spent it), so it counts as stall paid. Without this, each tick
- * and stall charged about 8000 instructions as work: 8% of the work at
- * the default period, by how many ticks a CPU happened to take.
+ * not have spent it), so it counts as stall paid, not as the task's work,
+ * which would otherwise grow with the number of ticks its CPU took.
  */
 static void vcs_skip(struct vcs_cpu *vc, u64 now)
 {
@@ -1089,8 +1089,8 @@ static void __init vcs_read_format(resource_size_t size)
 /*
  * The emulator's per-vCPU instruction counters, where its DT reserves a
  * page for them: one u64 per vCPU, indexed by the CPU's hardware ID (its
- * "reg", the MPIDR), written by the emulator only (for QEMU:
- * tools/testing/vxu4/insn-count-plugin.c of the odroid-eas project).
+ * "reg", the MPIDR), written by the emulator only (for QEMU, a TCG
+ * plugin).
  * Return: 0, also when there are none; -EINVAL for a page too small for
  * the CPUs' IDs, -ENOMEM when it cannot be mapped.
  */
