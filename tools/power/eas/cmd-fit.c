@@ -319,8 +319,7 @@ static void print_fit_json(FILE *out, const struct em_model *m,
 			   const struct fit_point *pts, int nr,
 			   const struct fit_pd *fps)
 {
-	const char *sep;
-	int k, i, cpu, n = 0, np;
+	int k, i, n = 0, np;
 
 	fprintf(out, "{\n  \"perf_domains\": [");
 	for (k = 0; k < m->nr_pds; k++) {
@@ -329,17 +328,9 @@ static void print_fit_json(FILE *out, const struct em_model *m,
 
 		if (fp->nr < 2)
 			continue;
-		fprintf(out, "%s\n    {\n      \"name\": \"%s\",\n      \"cpus\": [",
-			n++ ? "," : "", pd->name);
-		sep = "";
-		for (cpu = 0; cpu < EM_NR_CPUS; cpu++) {
-			if (!em_cpu_test(&pd->cpus, cpu))
-				continue;
-			fprintf(out, "%s%d", sep, cpu);
-			sep = ", ";
-		}
+		json_pd_head(out, pd, n++);
 		fprintf(out,
-			"],\n      \"coefficient\": %.4f,\n      \"dt_coefficient\": %.0f,\n      \"dtb_coefficient\": ",
+			",\n      \"coefficient\": %.4f,\n      \"dt_coefficient\": %.0f,\n      \"dtb_coefficient\": ",
 			fp->coeff, fp->coeff > 0 ? round(fp->coeff) : 0.0);
 		if (pd->coeff)
 			fprintf(out, "%u", pd->coeff);

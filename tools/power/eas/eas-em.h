@@ -70,5 +70,6 @@ void print_notes(const struct em_model *m);
 int output_model(const struct em_model *m, enum em_format format,
 		 const char *tree);
 int write_stdout(const char *buf, size_t size);
+void json_pd_head(FILE *out, const struct em_pd *pd, int n);
 
 #endif /* EAS_EM_H */

@@ -60,6 +60,31 @@ static const char *pd_flags_names(uint32_t flags)
 }
 
 /**
+ * json_pd_head() - open a perf domain's JSON object: its name and CPUs
+ * @out: the stream
+ * @pd: the perf domain
+ * @n: how many domains were printed before it (a comma parts them)
+ *
+ * Prints "{", "name" and the "cpus" list up to its closing "]": the
+ * caller goes on with its own members.
+ */
+void json_pd_head(FILE *out, const struct em_pd *pd, int n)
+{
+	const char *sep = "";
+	int cpu;
+
+	fprintf(out, "%s\n    {\n      \"name\": \"%s\",\n      \"cpus\": [",
+		n ? "," : "", pd->name);
+	for (cpu = 0; cpu < EM_NR_CPUS; cpu++) {
+		if (!em_cpu_test(&pd->cpus, cpu))
+			continue;
+		fprintf(out, "%s%d", sep, cpu);
+		sep = ", ";
+	}
+	fputc(']', out);
+}
+
+/**
  * struct em_summary - what the tables do not show at a glance
  * @complexity:	nr_pd * (nr_cpus + nr_perf_states), the v5.0-v6.6 measure
  * @little:	index of the perf domain of least capacity (the first one
@@ -328,8 +353,7 @@ static void print_json(FILE *out, const struct em_model *m)
 {
 	char num[2][16];
 	struct em_summary s;
-	const char *sep = "";
-	int k, i, cpu, n = 0;
+	int k, i, n = 0;
 
 	em_summarize(m, &s);
 	fprintf(out, "{\n  \"source\": \"%s\",\n  \"arch\": \"%s\",\n",
@@ -342,17 +366,9 @@ static void print_json(FILE *out, const struct em_model *m)
 
 		if (!pd->nr_states)
 			continue;
-		sep = "";
-		fprintf(out, "%s\n    {\n      \"name\": \"%s\",\n      \"cpus\": [",
-			n++ ? "," : "", pd->name);
-		for (cpu = 0; cpu < EM_NR_CPUS; cpu++) {
-			if (!em_cpu_test(&pd->cpus, cpu))
-				continue;
-			fprintf(out, "%s%d", sep, cpu);
-			sep = ", ";
-		}
+		json_pd_head(out, pd, n++);
 		fprintf(out,
-			"],\n      \"capacity\": %s,\n      \"flags\": %s,\n      \"power_unit\": \"%s\",\n      \"cost_formula\": \"%s\",\n      \"states\": [",
+			",\n      \"capacity\": %s,\n      \"flags\": %s,\n      \"power_unit\": \"%s\",\n      \"cost_formula\": \"%s\",\n      \"states\": [",
 			json_u32(num[0], pd->have & EM_HAVE_PERFORMANCE, pd->capacity),
 			json_u32(num[1], pd->have & EM_HAVE_FLAGS, pd->flags),
 			em_unit_name(pd->unit), em_cost_name(pd->cost));
