@@ -17,9 +17,15 @@
 #
 # Usage: bench-cd-test.sh   (needs make vxu4 initramfs tools)
 # Settings of the bench run (small): CONFIGS=a,c,d ITER=1 TASKS=4
-# DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0, at QEMU's own clock
-# (TIME_SCALE=1): what is checked is the baselines' boots, not the time
-# scale.
+# DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0, at make bench's own time
+# scale (TIME_SCALE=8), where the bench's limit of 1% between the energy
+# computed from the trace and the meters holds: at K = 1 the kernel's
+# own paths (the idle loop, interrupts, the emulation's hooks) take 8
+# times the guest time, which the trace and the meters count on
+# different sides, and a's one run came out at -2.00% (isolated, in
+# make check-ci at cd75428) and -1.17% (the guest payload of ad793fb,
+# unisolated); at K = 8 the same run gave -0.41%, its boot 94 s of
+# wall time against 137 s at K = 1.
 
 set -uo pipefail
 
@@ -29,7 +35,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$top/build/bench-cd-test
 rm -rf "$out"
 
-CONFIGS=a,c,d ITER=1 TASKS=4 DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0 TIME_SCALE=1 \
+CONFIGS=a,c,d ITER=1 TASKS=4 DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0 TIME_SCALE=8 \
 	BENCH_OUT=$out "$top/tools/testing/vxu4/bench.sh" >"$out.out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && [ -s "$out/report.txt" ] && [ -s "$out/runs.csv" ]; then
