@@ -171,14 +171,9 @@ struct tb_cost {
 };
 
 static GHashTable *costs;	/* struct tb_cost, interned */
-static GHashTable *mnemonics;	/* "mnemonic class" -> struct mnemonic_seen */
+static GHashTable *mnemonics;	/* "mnemonic class" -> its translations (uint64_t *) */
 static GMutex trans_lock;
 static char *classes_path;
-
-struct mnemonic_seen {
-	enum insn_class cls;
-	uint64_t n;
-};
 
 static uint64_t *page;
 static struct qemu_plugin_register *tpidrprw;
@@ -536,16 +531,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (mnemonics) {
 			/* One entry a mnemonic and class: MCR's depends on its operands. */
 			char *key = g_strdup_printf("%s %s", m, class_names[cls]);
-			struct mnemonic_seen *s = g_hash_table_lookup(mnemonics, key);
+			uint64_t *n = g_hash_table_lookup(mnemonics, key);
 
-			if (!s) {
-				s = g_new0(struct mnemonic_seen, 1);
-				s->cls = cls;
-				g_hash_table_insert(mnemonics, key, s);
+			if (!n) {
+				n = g_new0(uint64_t, 1);
+				g_hash_table_insert(mnemonics, key, n);
 			} else {
 				g_free(key);
 			}
-			s->n++;
+			(*n)++;
 		}
 		g_free(dis);
 	}
@@ -573,11 +567,9 @@ static void write_classes(qemu_plugin_id_t id, void *p)
 	}
 	fprintf(f, "# mnemonic class translations\n");
 	g_hash_table_iter_init(&it, mnemonics);
-	while (g_hash_table_iter_next(&it, &key, &value)) {
-		const struct mnemonic_seen *s = value;
-
-		fprintf(f, "%s %" PRIu64 "\n", (const char *)key, s->n);
-	}
+	while (g_hash_table_iter_next(&it, &key, &value))
+		fprintf(f, "%s %" PRIu64 "\n", (const char *)key,
+			*(const uint64_t *)value);
 	if (fclose(f))
 		pr_err("%s: %s\n", classes_path, strerror(errno));
 }
