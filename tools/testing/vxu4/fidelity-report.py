@@ -39,63 +39,19 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
+from board_figures import (BOARD, HACKBENCH_XU3_LOOPS, HACKBENCH_XU3_S,  # noqa: E402
+                           board_cycles, board_ns)
 
 CLASSES = ["other", "load", "store", "ldm", "stm", "branch", "mul", "div",
            "simd", "barrier", "excl", "sysreg", "maint", "ctxsw", "eret", "entry"]
 MODES = ["user", "kernel"]
 CORES = {"a7": 0, "a15": 4}          # core type: the CPU its probes run on
-XU4_KHZ = {"a7": 1400000, "a15": 2000000}
 NCOUNTS = 2 * len(CLASSES)
 
-# The boards' figures (../shared reference: board figures): probe -> core
-# -> (value, unit, clock of the board in kHz or None for the XU4's own,
-# source, note). Units: us (a time per operation) or mb_s.
-AM572X = "TI AM572x A15 1.5 GHz, lmbench, Processor SDK Linux 11.01"
-OPIZ = "Orange Pi Zero A7 1.37 GHz, UnixBench 5.1.3, kernel 5.10"
-SBC = "Odroid-XU4, sbc-bench v0.9.36, kernel 5.4"
-Board = Tuple[float, str, Optional[int], str, str]
-BOARD: Dict[str, Dict[str, Board]] = {
-    "null": {"a15": (0.43, "us", 1500000, AM572X, "")},
-    "read": {"a15": (0.66, "us", 1500000, AM572X, "")},
-    "write": {"a15": (0.53, "us", 1500000, AM572X, "")},
-    "sigcatch": {"a15": (5.80, "us", 1500000, AM572X, "")},
-    "pagefault": {"a15": (0.99, "us", 1500000, AM572X, "")},
-    "fork": {"a15": (651.0, "us", 1500000, AM572X, "static here, dynamic there"),
-             "a7": (1e6 / 1482, "us", 1370000, OPIZ, "process creation")},
-    "ctx": {"a15": (6.19, "us", 1500000, AM572X,
-                    "lat_ctx 2p 128 KB: the board's holds the refill of 128 KB, ours 0 KB")},
-    "pipe": {"a15": (39.81, "us", 1500000, AM572X,
-                     "not pinned there: a cross-CPU wakeup and an idle exit; one CPU here")},
-    "ub-syscall": {"a7": (1e6 / 602653, "us", 1370000, OPIZ, "")},
-    "ub-pipe": {"a7": (1e6 / 260355, "us", 1370000, OPIZ, "")},
-    "ub-ctx": {"a7": (1e6 / 45301, "us", 1370000, OPIZ,
-                      "not pinned there; one CPU here")},
-    "memcpy": {"a15": (2287.0, "mb_s", None, SBC, ""), "a7": (331.0, "mb_s", None, SBC, "")},
-    "lat-l1": {"a15": (2.00e-3, "us", None, SBC, ""), "a7": (2.15e-3, "us", None, SBC, "")},
-    "lat-16m": {"a15": (174.8e-3, "us", None, SBC, ""), "a7": (159.5e-3, "us", None, SBC, "")},
-}
 # The probes the fit uses: kernel paths measured on one CPU.
 FIT = {"a15": ["null", "read", "write", "sigcatch", "pagefault", "fork", "ctx"],
        "a7": ["ub-syscall", "ub-pipe", "fork", "ub-ctx"]}
 MIN_WEIGHT = 0.1
-
-
-def board_ns(probe: str, core: str) -> Optional[float]:
-    """The board's time of one operation of PROBE at the XU4's clock, ns."""
-    b = BOARD.get(probe, {}).get(core)
-    if not b:
-        return None
-    value, unit, khz, _, _ = b
-    if unit == "mb_s":
-        return 4 * 1048576 / value * 1e3        # one 4 MiB copy, ns
-    ns = value * 1e3
-    return ns * khz / XU4_KHZ[core] if khz else ns
-
-
-def board_cycles(probe: str, core: str) -> Optional[float]:
-    """The board's cycles of one operation of PROBE."""
-    ns = board_ns(probe, core)
-    return ns * XU4_KHZ[core] / 1e6 if ns is not None else None
 
 
 Probe = Dict[str, object]
@@ -326,9 +282,10 @@ def main() -> None:
         if len(hb) >= 2:
             (la, ta), (lb, tb) = sorted(hb.items())[:2]
             per = (tb - ta) / (lb - la)
-            board = 7.95 / 500
+            board = HACKBENCH_XU3_S / HACKBENCH_XU3_LOOPS
             report.append(f"hackbench -g 10 -s 4096: {per * 1e3:.2f} ms a loop (-l {la} and "
-                          f"-l {lb}), the XU3's 7.95 s for -l 500: {board * 1e3:.2f} ms a loop,"
+                          f"-l {lb}), the XU3's {HACKBENCH_XU3_S} s for -l {HACKBENCH_XU3_LOOPS}: "
+                          f"{board * 1e3:.2f} ms a loop,"
                           f" ratio {per / board:.2f}x")
             data.append({"probe": "hackbench", "core": "both", "guest_ns": per * 1e9,
                          "board_ns": board * 1e9, "ratio": per / board})

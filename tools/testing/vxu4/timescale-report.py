@@ -26,8 +26,8 @@ Per K, medians over the boot's repetitions:
                  stalls (system time to /proc/stat) counted as the task's
   wall/guest     host seconds per guest second of the hackbench and rt-app
                  phases (their marks' host times over their uptimes)
-The board's figures (BOARD, with their sources) are what the ratios are
-taken against.
+The board's figures (BOARD, from board_figures.py with their sources) are
+what the ratios are taken against.
 Exit: 0; 1 a log lacks its end or a measurement (named); 2 bad usage or
 an unreadable directory.
 """
@@ -41,23 +41,16 @@ from typing import Any, NoReturn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
+from board_figures import HACKBENCH_XU3_LOOPS, HACKBENCH_XU3_S, board_ns  # noqa: E402
 
-# The board's figures, each with where it comes from.
+# The board's figures (board_figures.py, with their sources): the 2020
+# series' hackbench on the XU3, and TI's AM572x lmbench figures for the
+# A15 (no Exynos5422 figure is published for these two), timed at 2 GHz.
 BOARD = {
-    # The seed (Odroid-XU3, with the series, EAS): hackbench -l 500 -s 4096,
-    # hackbench's 10 groups: 7.95 s (8.15 s without the series); per loop,
-    # setup included, 7.95 / 500 s.
-    "hackbench_500_s": 7.95,
-    "hackbench_loop_ms": 7.95 / 500 * 1000,
-    # No Exynos5422 figure is published for these two; the nearest: TI's
-    # AM572x (Cortex-A15 at 1.5 GHz, Linux 6.12, processor SDK 11.01's
-    # performance guide, TexasInstruments/processor-sdk-doc,
-    # source/devices/AM57X/linux/Release_Specific_Performance_Guide.rst):
-    # lmbench lat_syscall null 0.43 us, lat_pipe 39.81 us (its two
-    # processes not pinned), scaled here to 2 GHz by the clock (x 0.75).
-    # Earlier SDKs on the same board: null 0.27-0.43 us, pipe 24-45 us.
-    "a15_syscall_us": 0.43 * 1500 / 2000,
-    "a15_pipe_rt_us": 39.81 * 1500 / 2000,
+    "hackbench_500_s": HACKBENCH_XU3_S,
+    "hackbench_loop_ms": HACKBENCH_XU3_S / HACKBENCH_XU3_LOOPS * 1000,
+    "a15_syscall_us": board_ns("null", "a15") / 1e3,
+    "a15_pipe_rt_us": board_ns("pipe", "a15") / 1e3,
 }
 
 
