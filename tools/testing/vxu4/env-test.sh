@@ -33,7 +33,7 @@ mkdir -p "$fake/scripts" "$fake/tools/testing/vxu4" "$fake/tools/power/eas" \
 cp "$top/scripts/vxu4.sh" "$fake/scripts/"
 cp "$top/tools/testing/ktap.sh" "$top/tools/testing/check.sh" "$fake/tools/testing/"
 for f in env-lib.sh dtb-lib.sh bench.sh bench-job.sh pelt-bench.sh boost-bench.sh \
-	idle-bench.sh timescale-bench.sh eas-behaviour.sh suites; do
+	idle-bench.sh timescale-bench.sh fidelity.sh eas-behaviour.sh suites; do
 	cp "$top/tools/testing/vxu4/$f" "$fake/tools/testing/vxu4/"
 done
 zimage=$fake/build/obj/arch/arm/boot/zImage
@@ -194,6 +194,12 @@ refused "idle-bench GOVERNORS without menu" "idle-bench.sh: GOVERNORS=teo: menu 
 t=tools/testing/vxu4/timescale-bench.sh
 refused "timescale-bench SCALES='1 65'" "timescale-bench.sh: SCALES=1 65: 65 is no time scale" SCALES="1 65" $t
 refused "timescale-bench SCALES=1,2" "timescale-bench.sh: SCALES=1,2: 1,2 is no time scale" SCALES=1,2 $t
+f=tools/testing/vxu4/fidelity.sh
+refused "fidelity COSTS=cycle" "fidelity.sh: COSTS=cycle: want insns, cycles or both" COSTS=cycle $f
+refused "fidelity SCALE_PCT=2000" "fidelity.sh: SCALE_PCT=2000: want a whole number from 1 to 1000" \
+	SCALE_PCT=2000 $f
+refused "fidelity WEIGHTS naming no file" "fidelity.sh: WEIGHTS=$tmp/nosuch: no such file" \
+	WEIGHTS="$tmp/nosuch" $f
 refused "timescale-bench SCALES='8 08'" "timescale-bench.sh: SCALES=8 08: 8 twice" SCALES="8 08" $t
 refused "eas-behaviour VXU4_TIME_SCALE=65" "eas-behaviour.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
 	VXU4_TIME_SCALE=65 tools/testing/vxu4/eas-behaviour.sh --ktap

@@ -19,6 +19,7 @@
 #   REPS=1                repetitions of each probe in a boot
 #   SCALE_PCT=100         the probes' operation counts, percent
 #   HB_A=5 HB_B=10        hackbench's two loop counts (-g 10 -s 4096)
+#   VXU4_TIMEOUT=7200     seconds before a boot is stopped
 #   KERNEL=               a variant of the board's kernel (nolockdebug: no
 #                         lock debugging, as the boards' figures were
 #                         measured), built first (kernel-variant.sh)
@@ -30,39 +31,42 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
-costs=${COSTS:-insns cycles} scale=${TIME_SCALE:-8} reps=${REPS:-1} pct=${SCALE_PCT:-100}
-hb_a=${HB_A:-5} hb_b=${HB_B:-10}
-
-bad() { echo "fidelity.sh: $*" >&2; exit 2; }
-for v in reps pct hb_a hb_b scale; do
-	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || bad "${v^^}=${!v}: want a whole number from 1, in base 10"
-done
-[ "$pct" -le 1000 ] || bad "SCALE_PCT=$pct: want at most 1000"
-[ "$scale" -le 64 ] || bad "TIME_SCALE=$scale: want a time scale from 1 to 64"
-[ "$hb_b" -gt "$hb_a" ] || bad "HB_B=$hb_b: want more loops than HB_A=$hb_a"
-[ -n "$costs" ] || bad "COSTS is empty: want insns, cycles or both"
-for c in $costs; do
-	case $c in insns | cycles) ;; *) bad "COSTS: $c is neither insns nor cycles" ;; esac
-done
+# Every setting read once and checked here, before anything is made or
+# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+env_prog=fidelity.sh
+# shellcheck source=tools/testing/vxu4/env-lib.sh
+. "$top/tools/testing/vxu4/env-lib.sh"
+scale=$(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) || exit
+reps=$(env_int REPS 1 1 1000 "repetitions of each probe") || exit
+pct=$(env_int SCALE_PCT 100 1 1000 "the probes' operation counts, percent") || exit
+hb_a=$(env_int HB_A 5 1 100000 "hackbench's first loop count") || exit
+hb_b=$(env_int HB_B 10 1 100000 "hackbench's second loop count") || exit
+[ "$hb_b" -gt "$hb_a" ] || env_bad "HB_B=$hb_b: want more loops than HB_A=$hb_a"
+timeout=$(env_int VXU4_TIMEOUT 7200 1 1000000 "seconds before a boot is stopped") || exit
+costs=$(env_match COSTS "insns cycles" '(insns|cycles)( (insns|cycles))*' \
+	"insns, cycles or both, separated by a blank (what each boot's time counts)") || exit
 if [ -n "${WEIGHTS:-}" ]; then
-	[ -r "$WEIGHTS" ] || bad "WEIGHTS=$WEIGHTS: no such readable file"
-	export VXU4_WEIGHTS=$WEIGHTS
+	VXU4_WEIGHTS=$(env_file WEIGHTS - "the cost model's weights, as tools/testing/vxu4/cycle-weights") || exit
+	export VXU4_WEIGHTS
 fi
-kernel=${KERNEL:-}
+kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/NAME.config)") || exit
+if [ -z "$kernel" ]; then
+	env_kernel fidelity >/dev/null || exit
+fi
+env_initrd fidelity >/dev/null || exit
+env_plugin fidelity >/dev/null || exit
+env_dtb fidelity VXU4_DTB vxu4.dtb >/dev/null || exit
+out=$(env_out_dir - "$build/fidelity/$(date +%Y%m%d-%H%M%S)") || exit
 if [ -n "$kernel" ]; then
 	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
 	export VXU4_KERNEL
-else
-	[ -f "$build/obj/arch/arm/boot/zImage" ] || bad "no kernel: run 'make kernel' (make fidelity does)"
 fi
 
-out=$build/fidelity/$(date +%Y%m%d-%H%M%S)
-mkdir -p "$out"
 echo "==> fidelity: COSTS=\"$costs\" TIME_SCALE=$scale REPS=$reps SCALE_PCT=$pct HB_A=$hb_a HB_B=$hb_b, kernel ${kernel:-board}, results in ${out#"$top"/}"
 logs=()
 for c in $costs; do
 	t0=$(date +%s)
-	VXU4_COST=$c VXU4_TIME_SCALE=$scale VXU4_TIMEOUT=${VXU4_TIMEOUT:-7200} \
+	VXU4_COST=$c VXU4_TIME_SCALE=$scale VXU4_TIMEOUT=$timeout \
 		VXU4_CLASSES=$out/$c.classes \
 		"$top/scripts/vxu4.sh" boot vxu4.mode=fidelity vxu4.reps="$reps" \
 		vxu4.scale_pct="$pct" vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" |
