@@ -71,6 +71,19 @@
  * counts, for the guest to read (the cost model's fit needs them), and
  * a format word says what the words count (the binding gives the layout).
  *
+ * With memory=cache (cost=cycles only), loads and stores also go through
+ * a model of the XU4's data caches, fed by QEMU's memory callbacks with
+ * each access's physical address: an L1 of 32 KiB per core (2-way on the
+ * A15, 4-way on the A7) and an L2 per cluster (2 MiB 16-way on the A15s,
+ * 512 KiB 8-way on the A7s), 64-byte lines, least recently used out, no
+ * coherence between them. An access that misses the L1 costs one of three
+ * events on top of its class's weight: "l2" where the L2 has the line,
+ * else "stream" where the line follows one that missed before on the same
+ * vCPU (the prefetchers' sequential streams, four a vCPU), else "dram".
+ * Their weights are lines of the weights file like the classes'. What it
+ * leaves out: instruction fetches, the TLBs and table walks, and that a
+ * DRAM access is a time, not a number of cycles, at a lower clock.
+ *
  * Arguments:
  *	ram=PATH	the guest RAM's backing file
  *	offset=BYTES	the page's offset in that file (its guest physical
@@ -81,6 +94,8 @@
  *			separated by ':' (cost=cycles), e.g. a7:a7:a15:a15
  *	kernel=ADDR	the lowest kernel address (default 0xbf000000, the
  *			modules' area below a 3G/1G split's PAGE_OFFSET)
+ *	memory=none|cache	the cache model (default none; cache needs
+ *			cost=cycles and the events' weights)
  *	classes=PATH	at exit, each mnemonic seen with its class and the
  *			number of its translations (to audit the classes)
  *
@@ -113,8 +128,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
  * The page, as u64 words: 0..63 the counts of the vCPUs by hardware ID
  * (written here), 64..127 the vCPUs' IDs (written by the guest): bit 32
  * set once published, bits 31:0 the value of TPIDRPRW; 128 the format
- * (FMT_*); from HIST_BASE on, for the first HIST_VCPUS vCPUs, HIST_STRIDE
- * words each: the class counts in user mode, then in kernel mode.
+ * (FMT_*); from EV_BASE on, with memory=cache, for the first HIST_VCPUS
+ * vCPUs, EV_STRIDE words each: the memory event counts in user mode, then
+ * in kernel mode; from HIST_BASE on, for the first HIST_VCPUS vCPUs,
+ * HIST_STRIDE words each: the class counts in user mode, then in kernel
+ * mode.
  */
 #define PAGE_SIZE_BYTES		4096
 #define MAX_VCPUS		64
@@ -125,6 +143,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define FMT_HIST		(UINT64_C(1) << 1)
 #define FMT_CLASSES_SHIFT	8
 #define FMT_HIST_VCPUS_SHIFT	16
+#define FMT_MEM			(UINT64_C(1) << 2)
+#define FMT_EVENTS_SHIFT	24
+#define EV_BASE			192
+#define EV_STRIDE		8
 #define HIST_BASE		256
 #define HIST_STRIDE		32
 #define HIST_VCPUS		8
@@ -141,6 +163,11 @@ static const char *const class_names[NR_CLASSES] = {
 	"simd", "barrier", "excl", "sysreg", "maint", "ctxsw", "eret", "entry",
 };
 
+/* Memory events (memory=cache): an access that misses the L1. */
+enum mem_event { EV_L2, EV_DRAM, EV_STREAM, NR_EVENTS };
+
+static const char *const event_names[NR_EVENTS] = { "l2", "dram", "stream" };
+
 enum { MODE_USER, MODE_KERNEL, NR_MODES };
 static const char *const mode_names[NR_MODES] = { "user", "kernel" };
 enum { CORE_A7, CORE_A15, NR_CORES };
@@ -156,6 +183,41 @@ static uint8_t core_of[MAX_VCPUS];
 static uint64_t kernel_base = 0xbf000000;
 /* The cost so far of each vCPU, 1/COST_UNIT cycle (the page has cycles). */
 static uint64_t acc[MAX_VCPUS];
+static int nr_cores;		/* vCPUs in cores= */
+
+/*
+ * The cache model (memory=cache). A cache is @sets sets of @ways tags,
+ * most recently used first; a tag is a line's number plus one, 0 empty.
+ */
+#define LINE_SHIFT		6
+#define STREAMS			4
+
+static bool memory_cache;
+static uint32_t ev_weight[NR_CORES][NR_MODES][NR_EVENTS];
+
+struct cache {
+	uint32_t sets;		/* a power of two */
+	uint32_t ways;
+	uint64_t *tag;
+};
+
+/* The Exynos 5422's data caches (the cores' TRMs, the SoC's figures). */
+static const struct {
+	uint32_t l1_bytes, l1_ways, l2_bytes, l2_ways;
+} geometry[NR_CORES] = {
+	[CORE_A7] = { 32768, 4, 524288, 8 },
+	[CORE_A15] = { 32768, 2, 2097152, 16 },
+};
+
+static struct cache l1[MAX_VCPUS], l2[NR_CORES];
+
+/* A vCPU's sequential streams: the line each one expects next. */
+struct streams {
+	uint64_t next[STREAMS];
+	unsigned int victim;
+};
+
+static struct streams streams[MAX_VCPUS];
 
 /*
  * A block's cost, shared by every block of the same classes (interned:
@@ -328,6 +390,101 @@ static void tb_exec(unsigned int translator_index, void *udata)
 	}
 	if (cur_vcpu >= 0)
 		account(cur_vcpu, udata);
+}
+
+static void cache_init(struct cache *c, uint32_t bytes, uint32_t ways)
+{
+	c->ways = ways;
+	c->sets = bytes >> LINE_SHIFT;
+	c->sets /= ways;
+	c->tag = g_new0(uint64_t, (size_t)c->sets * ways);
+}
+
+/* Look @line up in @c and make it its set's most recent: true if it was there. */
+static bool cache_access(struct cache *c, uint64_t line)
+{
+	uint64_t *set = c->tag + (size_t)(line & (c->sets - 1)) * c->ways;
+	uint64_t key = line + 1, prev, cur;
+	uint32_t i;
+
+	if (set[0] == key)
+		return true;
+	prev = set[0];
+	set[0] = key;
+	for (i = 1; i < c->ways; i++) {
+		cur = set[i];
+		set[i] = prev;
+		if (cur == key)
+			return true;
+		prev = cur;
+	}
+	return false;
+}
+
+/*
+ * An L2 miss of @line: true if a stream of @s expected it (the line after
+ * the stream's last, or the one after that), which then moves on; else it
+ * starts a stream, in place of the oldest.
+ */
+static bool stream_access(struct streams *s, uint64_t line)
+{
+	unsigned int i;
+
+	for (i = 0; i < STREAMS; i++) {
+		if (s->next[i] == line || s->next[i] + 1 == line) {
+			s->next[i] = line + 1;
+			return true;
+		}
+	}
+	s->next[s->victim] = line + 1;
+	s->victim = (s->victim + 1) % STREAMS;
+	return false;
+}
+
+/*
+ * The cache model's part of an access to the physical line @line by the
+ * vCPU @vcpu in @mode: the event it causes, or NR_EVENTS for an L1 hit.
+ */
+static enum mem_event cache_event(int vcpu, uint64_t line)
+{
+	if (cache_access(&l1[vcpu], line))
+		return NR_EVENTS;
+	if (cache_access(&l2[core_of[vcpu]], line))
+		return EV_L2;
+	return stream_access(&streams[vcpu], line) ? EV_STREAM : EV_DRAM;
+}
+
+/* Charge the vCPU @vcpu in @mode with the event @ev. */
+static void account_event(int vcpu, int mode, enum mem_event ev)
+{
+	acc[vcpu] += ev_weight[core_of[vcpu]][mode][ev];
+	page[vcpu] = acc[vcpu] >> COST_SHIFT;
+	if (vcpu < HIST_VCPUS)
+		page[EV_BASE + vcpu * EV_STRIDE + mode * NR_EVENTS + ev]++;
+}
+
+/*
+ * After each load or store (memory=cache), in the vCPU thread: the vCPU is
+ * the one whose block started last (tb_exec), since QEMU's vcpu_index is
+ * the translating vCPU's; an access to I/O or before the vCPU is known is
+ * not modelled. @udata is the instruction's mode.
+ */
+static void mem_access(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+		       uint64_t vaddr, void *udata)
+{
+	struct qemu_plugin_hwaddr *hw;
+	enum mem_event ev;
+	int vcpu = cur_vcpu;
+
+	(void)vcpu_index;
+	if (vcpu < 0 || vcpu >= nr_cores)
+		return;
+	hw = qemu_plugin_get_hwaddr(info, vaddr);
+	if (!hw || qemu_plugin_hwaddr_is_io(hw))
+		return;
+	ev = cache_event(vcpu, qemu_plugin_hwaddr_phys_addr(hw) >> LINE_SHIFT);
+	if (ev != NR_EVENTS)
+		account_event(vcpu, (int)(uintptr_t)udata, ev);
 }
 
 /* @m is @base with an optional condition code after it. */
@@ -528,6 +685,12 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		enum insn_class cls = class_of_disas(dis ? dis : "", m, sizeof(m));
 
 		counts[cls]++;
+		if (memory_cache && (cls == IC_LOAD || cls == IC_STORE || cls == IC_LDM ||
+				     cls == IC_STM || cls == IC_EXCL))
+			qemu_plugin_register_vcpu_mem_cb(insn, mem_access,
+							 QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_RW,
+							 (void *)(uintptr_t)mode);
 		if (mnemonics) {
 			/* One entry a mnemonic and class: MCR's depends on its operands. */
 			char *key = g_strdup_printf("%s %s", m, class_names[cls]);
@@ -586,13 +749,15 @@ static int lookup(const char *const *names, int n, const char *s)
 
 /*
  * Read the weights file @path: every core, mode and class must be given a
- * weight (a missing one would cost nothing, silently). Return 0 or -1.
+ * weight (a missing one would cost nothing, silently), and with
+ * memory=cache every memory event too. Return 0 or -1.
  */
 static int read_weights(const char *path)
 {
 	bool set[NR_CORES][NR_MODES][NR_CLASSES] = { { { false } } };
+	bool ev_set[NR_CORES][NR_MODES][NR_EVENTS] = { { { false } } };
 	char line[256], core[16], mode[16], cls[16], cyc[32];
-	int lineno = 0, c, md, k, m0, m1;
+	int lineno = 0, c, md, k, e, m0, m1;
 	double v;
 	char *end;
 	FILE *f;
@@ -615,15 +780,22 @@ static int read_weights(const char *path)
 		c = lookup(core_names, NR_CORES, core);
 		md = strcmp(mode, "any") ? lookup(mode_names, NR_MODES, mode) : NR_MODES;
 		k = lookup(class_names, NR_CLASSES, cls);
+		e = lookup(event_names, NR_EVENTS, cls);
 		errno = 0;
 		v = strtod(cyc, &end);
-		if (c < 0 || md < 0 || k < 0 || errno || *end || !(v >= 0 && v < 1e6))
+		if (c < 0 || md < 0 || (k < 0 && e < 0) || errno || *end ||
+		    !(v >= 0 && v < 1e6))
 			goto bad;
 		m0 = md == NR_MODES ? 0 : md;
 		m1 = md == NR_MODES ? NR_MODES - 1 : md;
 		for (md = m0; md <= m1; md++) {
-			weight[c][md][k] = (uint32_t)lround(v * COST_UNIT);
-			set[c][md][k] = true;
+			if (k >= 0) {
+				weight[c][md][k] = (uint32_t)lround(v * COST_UNIT);
+				set[c][md][k] = true;
+			} else {
+				ev_weight[c][md][e] = (uint32_t)lround(v * COST_UNIT);
+				ev_set[c][md][e] = true;
+			}
 		}
 	}
 	if (ferror(f)) {
@@ -640,9 +812,17 @@ static int read_weights(const char *path)
 					       core_names[c], mode_names[md], class_names[k]);
 					return -1;
 				}
+	for (c = 0; c < NR_CORES && memory_cache; c++)
+		for (md = 0; md < NR_MODES; md++)
+			for (e = 0; e < NR_EVENTS; e++)
+				if (!ev_set[c][md][e]) {
+					pr_err("weights=%s: no weight for %s %s %s (memory=cache needs the memory events' weights)\n",
+					       path, core_names[c], mode_names[md], event_names[e]);
+					return -1;
+				}
 	return 0;
 bad:
-	pr_err("weights=%s:%d: not \"CORE MODE CLASS CYCLES\" (CORE a7 or a15, MODE user, kernel or any, CLASS one of the plugin's, CYCLES a number from 0)\n",
+	pr_err("weights=%s:%d: not \"CORE MODE CLASS CYCLES\" (CORE a7 or a15, MODE user, kernel or any, CLASS one of the plugin's classes or memory events, CYCLES a number from 0)\n",
 	       path, lineno);
 	fclose(f);
 	return -1;
@@ -724,10 +904,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 				return -1;
 			}
 			kernel_base = kbase;
+		} else if (!strcmp(argv[i], "memory=none") || !strcmp(argv[i], "memory=cache")) {
+			memory_cache = !strcmp(argv[i], "memory=cache");
 		} else if (!strncmp(argv[i], "classes=", 8)) {
 			classes_path = g_strdup(argv[i] + 8);
 		} else {
-			pr_err("unknown argument %s (ram=PATH,offset=BYTES[,cost=insns|cycles,weights=PATH,cores=LIST,kernel=ADDR,classes=PATH])\n",
+			pr_err("unknown argument %s (ram=PATH,offset=BYTES[,cost=insns|cycles,weights=PATH,cores=LIST,memory=none|cache,kernel=ADDR,classes=PATH])\n",
 			       argv[i]);
 			return -1;
 		}
@@ -741,13 +923,32 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 		pr_err("cost=cycles needs weights=PATH (the cost model's weights) and cores=LIST (each vCPU's core type)\n");
 		return -1;
 	}
-	if (weights && read_weights(weights))
-		return -1;
-	if (cores && read_cores(cores) < 0)
-		return -1;
 	if (!info->system_emulation || info->system.max_vcpus > MAX_VCPUS) {
 		pr_err("system emulation of at most %d vCPUs only\n", MAX_VCPUS);
 		return -1;
+	}
+	if (memory_cache && !cost_cycles) {
+		pr_err("memory=cache needs cost=cycles (its events cost cycles)\n");
+		return -1;
+	}
+	if (weights && read_weights(weights))
+		return -1;
+	if (cores) {
+		nr_cores = read_cores(cores);
+		if (nr_cores < 0)
+			return -1;
+	}
+	if (cost_cycles && nr_cores < (int)info->system.max_vcpus) {
+		pr_err("cores=%s: %d core types for %d vCPUs\n", cores, nr_cores,
+		       info->system.max_vcpus);
+		return -1;
+	}
+	if (memory_cache) {
+		for (i = 0; i < nr_cores; i++)
+			cache_init(&l1[i], geometry[core_of[i]].l1_bytes,
+				   geometry[core_of[i]].l1_ways);
+		for (i = 0; i < NR_CORES; i++)
+			cache_init(&l2[i], geometry[i].l2_bytes, geometry[i].l2_ways);
 	}
 	fd = open(ram, O_RDWR);
 	if (fd < 0) {
@@ -766,6 +967,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	page[FMT_WORD] = FMT_MAGIC | FMT_HIST | (cost_cycles ? FMT_CYCLES : 0) |
 			 (uint64_t)NR_CLASSES << FMT_CLASSES_SHIFT |
 			 (uint64_t)HIST_VCPUS << FMT_HIST_VCPUS_SHIFT;
+	if (memory_cache)
+		page[FMT_WORD] |= FMT_MEM | (uint64_t)NR_EVENTS << FMT_EVENTS_SHIFT;
 	costs = g_hash_table_new(cost_hash, cost_equal);
 	if (classes_path) {
 		mnemonics = g_hash_table_new(g_str_hash, g_str_equal);

@@ -65,6 +65,45 @@ void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
 	tb->udata = userdata;
 }
 
+/* Memory: a made-up access's physical address is its virtual one. */
+struct qemu_plugin_hwaddr {
+	uint64_t pa;
+};
+
+static struct qemu_plugin_hwaddr test_hwaddr;
+static int nr_mem_cbs;
+
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
+				      qemu_plugin_vcpu_mem_cb_t cb,
+				      enum qemu_plugin_cb_flags flags,
+				      enum qemu_plugin_mem_rw rw, void *userdata)
+{
+	(void)insn;
+	(void)cb;
+	(void)flags;
+	(void)rw;
+	(void)userdata;
+	nr_mem_cbs++;
+}
+
+struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr)
+{
+	(void)info;
+	test_hwaddr.pa = vaddr;
+	return &test_hwaddr;
+}
+
+bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr)
+{
+	(void)haddr;
+	return false;
+}
+
+uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr)
+{
+	return haddr->pa;
+}
+
 GArray *qemu_plugin_get_registers(void)
 {
 	return g_array_new(FALSE, FALSE, sizeof(qemu_plugin_reg_descriptor));
@@ -318,6 +357,149 @@ static void test_blocks(void)
 	       want, test_page[1]);
 }
 
+/* Touch @bytes from @base, a line at a time, in user mode (on cur_vcpu). */
+static void walk(uint64_t base, uint64_t bytes)
+{
+	uint64_t a;
+
+	for (a = base; a < base + bytes; a += 64)
+		mem_access(0, 0, a, (void *)(uintptr_t)MODE_USER);
+}
+
+/* The user-mode count of event @ev of @vcpu in the page. */
+static uint64_t events(int vcpu, enum mem_event ev)
+{
+	return test_page[EV_BASE + vcpu * EV_STRIDE + MODE_USER * NR_EVENTS + ev];
+}
+
+static void reset_caches(void)
+{
+	int i;
+
+	for (i = 0; i < nr_cores; i++) {
+		memset(l1[i].tag, 0, (size_t)l1[i].sets * l1[i].ways * sizeof(uint64_t));
+		memset(&streams[i], 0, sizeof(streams[i]));
+	}
+	for (i = 0; i < NR_CORES; i++)
+		memset(l2[i].tag, 0, (size_t)l2[i].sets * l2[i].ways * sizeof(uint64_t));
+	memset(test_page, 0, sizeof(test_page));
+	memset(acc, 0, sizeof(acc));
+}
+
+static void test_memory(const char *weights, const char *tmp)
+{
+	struct qemu_plugin_tb block = {
+		.vaddr = 0x10000, .n = 5,
+		.insns = { { "ldr r0, [r1]" }, { "push {r4, lr}" }, { "add r0, r0, r2" },
+			   { "vst1.64 {d16, d17}, [r0:128]!" }, { "ldrex r2, [r0]" } },
+	};
+	uint64_t x = 1, want;
+	char *path;
+	int i, n;
+
+	memory_cache = false;
+	path = write_file(tmp, "classes-only", "");
+	{
+		GString *all = g_string_new("");
+		int c, m, k;
+
+		for (c = 0; c < NR_CORES; c++)
+			for (m = 0; m < NR_MODES; m++)
+				for (k = 0; k < NR_CLASSES; k++)
+					g_string_append_printf(all, "%s %s %s 1\n", core_names[c],
+							       mode_names[m], class_names[k]);
+		g_free(path);
+		path = write_file(tmp, "classes-only", all->str);
+		g_string_free(all, TRUE);
+	}
+	result(read_weights(path) == 0, "without memory=cache a file without memory events loads");
+	memory_cache = true;
+	result(read_weights(path) == -1,
+	       "with memory=cache a file without memory events is refused");
+	g_free(path);
+	result(read_weights(weights) == 0 && ev_weight[CORE_A15][MODE_KERNEL][EV_DRAM] >
+	       ev_weight[CORE_A15][MODE_KERNEL][EV_L2],
+	       "the project's file has the memory events, a DRAM miss dearer than an L2 hit");
+
+	nr_cores = read_cores("a7:a7:a7:a7:a15:a15:a15:a15");
+	for (i = 0; i < nr_cores; i++)
+		cache_init(&l1[i], geometry[core_of[i]].l1_bytes, geometry[core_of[i]].l1_ways);
+	for (i = 0; i < NR_CORES; i++)
+		cache_init(&l2[i], geometry[i].l2_bytes, geometry[i].l2_ways);
+	result(l1[4].sets == 256 && l1[0].sets == 128 && l2[CORE_A15].sets == 2048 &&
+	       l2[CORE_A7].sets == 1024,
+	       "sets: L1 256 (A15, 2-way) and 128 (A7, 4-way), L2 2048 (A15) and 1024 (A7)");
+
+	nr_mem_cbs = 0;
+	tb_trans(0, &block);
+	result(nr_mem_cbs == 4,
+	       "a block's load, push, vst1 and ldrex get a memory callback, its add none (got %d)",
+	       nr_mem_cbs);
+
+	page = test_page;
+	cost_cycles = true;
+	reset_caches();
+	cur_vcpu = 4;
+	walk(0x100000, 32768);
+	n = (int)(events(4, EV_L2) + events(4, EV_DRAM) + events(4, EV_STREAM));
+	walk(0x100000, 32768);
+	result(n == 512 && events(4, EV_L2) + events(4, EV_DRAM) + events(4, EV_STREAM) == 512,
+	       "32 KiB twice on an A15: 512 misses, then all L1 hits");
+	result(events(4, EV_DRAM) == 1 && events(4, EV_STREAM) == 511,
+	       "a cold sequential walk: one DRAM miss, then the stream (got %" PRIu64 " and %"
+	       PRIu64 ")",
+	       events(4, EV_DRAM), events(4, EV_STREAM));
+	want = (ev_weight[CORE_A15][MODE_USER][EV_DRAM] +
+		511 * (uint64_t)ev_weight[CORE_A15][MODE_USER][EV_STREAM]) >> COST_SHIFT;
+	result(test_page[4] == want,
+	       "they cost 1 DRAM and 511 stream weights (%" PRIu64 " cycles, got %" PRIu64 ")",
+	       want, test_page[4]);
+
+	reset_caches();
+	walk(0x100000, 65536);
+	walk(0x100000, 65536);
+	result(events(4, EV_L2) == 1024,
+	       "64 KiB twice on an A15: the second pass misses the L1 (LRU), hits the L2 (got %"
+	       PRIu64 ")",
+	       events(4, EV_L2));
+
+	reset_caches();
+	cur_vcpu = 0;
+	walk(0x100000, 1 << 20);
+	walk(0x100000, 1 << 20);
+	result(events(0, EV_L2) == 0 && events(0, EV_DRAM) == 2 && events(0, EV_STREAM) == 32766,
+	       "1 MiB twice on an A7 (512 KiB L2): no L2 hit, each pass a DRAM miss then the stream (got %"
+	       PRIu64 ", %" PRIu64 ", %" PRIu64 ")",
+	       events(0, EV_L2), events(0, EV_DRAM), events(0, EV_STREAM));
+	cur_vcpu = 5;
+	walk(0x100000, 1 << 20);
+	walk(0x100000, 1 << 20);
+	result(events(5, EV_L2) == 16384,
+	       "1 MiB twice on an A15 (2 MiB L2): the second pass all L2 hits (got %" PRIu64 ")",
+	       events(5, EV_L2));
+
+	reset_caches();
+	cur_vcpu = 6;
+	for (i = 0; i < 2 * 262144; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (i == 262144)
+			memset(test_page + EV_BASE, 0, EV_STRIDE * HIST_VCPUS * sizeof(uint64_t));
+		mem_access(0, 0, 0x1000000 + ((x >> 33) % 262144) * 64,
+			   (void *)(uintptr_t)MODE_USER);
+	}
+	result(events(6, EV_DRAM) > 262144 * 8 / 10 && events(6, EV_L2) > 262144 / 20 &&
+	       events(6, EV_L2) < 262144 / 5,
+	       "random lines of 16 MiB on an A15: over 80%% DRAM, about an eighth L2 (got %" PRIu64
+	       " DRAM, %" PRIu64 " L2 of 262144)", events(6, EV_DRAM), events(6, EV_L2));
+
+	cur_vcpu = -1;
+	reset_caches();
+	walk(0x100000, 4096);
+	result(test_page[4] == 0 && events(4, EV_DRAM) + events(4, EV_STREAM) == 0,
+	       "before the running vCPU is known nothing is charged");
+	memory_cache = false;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
@@ -328,6 +510,7 @@ int main(int argc, char **argv)
 	test_weights(argv[1], argv[2]);
 	test_cores();
 	test_blocks();
+	test_memory(argv[1], argv[2]);
 	printf("KTAP version 1\n1..%d\n%s", nr_tests, results);
 	printf("# Totals: pass:%d fail:%d skip:0 todo:0 total:%d\n", nr_tests - nr_failed,
 	       nr_failed, nr_tests);
