@@ -243,7 +243,10 @@ static struct vcs_share vcs_share = {
  * each vCPU's core type at its cost model (else instructions), VCS_FMT_HIST
  * when each of the first VCS_FMT_HIST_VCPUS() vCPUs has its instruction
  * class counts from word VCS_HIST_BASE on, VCS_HIST_STRIDE words each: the
- * VCS_FMT_CLASSES() classes in user mode, then in kernel mode.
+ * VCS_FMT_CLASSES() classes in user mode, then in kernel mode; and
+ * VCS_FMT_MEM when those vCPUs also have the memory event counts of the
+ * emulator's cache model from word VCS_EV_BASE on, VCS_EV_STRIDE words
+ * each: the VCS_FMT_EVENTS() events in user mode, then in kernel mode.
  */
 #define VCS_FMT_SIZE		4096
 #define VCS_FMT_WORD		128
@@ -255,6 +258,10 @@ static struct vcs_share vcs_share = {
 #define VCS_FMT_HIST_VCPUS(f)	(((f) >> 16) & 0xff)
 #define VCS_HIST_BASE		256
 #define VCS_HIST_STRIDE		32
+#define VCS_FMT_MEM		BIT_ULL(2)
+#define VCS_FMT_EVENTS(f)	(((f) >> 24) & 0xff)
+#define VCS_EV_BASE		192
+#define VCS_EV_STRIDE		8
 static atomic64_t *vcs_insns;
 /* The counts are cycles (the emulator's cost model), not instructions. */
 static bool vcs_cycles;
@@ -265,6 +272,10 @@ static const char * const vcs_class_names[] = {
 	"other", "load", "store", "ldm", "stm", "branch", "mul", "div",
 	"simd", "barrier", "excl", "sysreg", "maint", "ctxsw", "eret", "entry",
 };
+
+/* The memory events' count (0: none) and names (its plugin's event_names[]). */
+static unsigned int vcs_events;
+static const char * const vcs_event_names[] = { "l2", "dram", "stream" };
 
 /**
  * struct vcs_work - a request to pay, queued on a task
@@ -951,18 +962,26 @@ DEFINE_SHOW_ATTRIBUTE(vcs_unit);
 /*
  * A CPU's instruction class counts since boot, as the emulator keeps them:
  * a line "CLASS USER KERNEL" each, instructions executed in user and
- * kernel mode ("entry": exception entries, counted once each).
+ * kernel mode ("entry": exception entries, counted once each); then, with
+ * the emulator's cache model, a line "EVENT USER KERNEL" for each memory
+ * event (accesses that missed the L1: "l2" hit the L2, "stream" a
+ * prefetched stream, "dram" neither).
  */
 static int vcs_classes_show(struct seq_file *m, void *v)
 {
 	struct vcs_cpu *vc = m->private;
 	atomic64_t *h = &vcs_insns[VCS_HIST_BASE + vc->hwid * VCS_HIST_STRIDE];
+	atomic64_t *e = &vcs_insns[VCS_EV_BASE + vc->hwid * VCS_EV_STRIDE];
 	unsigned int i;
 
 	for (i = 0; i < vcs_hist_classes; i++)
 		seq_printf(m, "%s %lld %lld\n", vcs_class_names[i],
 			   (long long)atomic64_read(&h[i]),
 			   (long long)atomic64_read(&h[vcs_hist_classes + i]));
+	for (i = 0; i < vcs_events; i++)
+		seq_printf(m, "%s %lld %lld\n", vcs_event_names[i],
+			   (long long)atomic64_read(&e[i]),
+			   (long long)atomic64_read(&e[vcs_events + i]));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vcs_classes);
@@ -1083,6 +1102,17 @@ static void __init vcs_read_format(resource_size_t size)
 		pr_warn("the emulator's class counts (%u classes, %u vCPUs) do not fit: not shown\n",
 			vcs_hist_classes, vcs_hist_vcpus);
 		vcs_hist_classes = 0;
+		return;
+	}
+	if (!(fmt & VCS_FMT_MEM))
+		return;
+	vcs_events = VCS_FMT_EVENTS(fmt);
+	if (vcs_events > ARRAY_SIZE(vcs_event_names) ||
+	    2 * vcs_events > VCS_EV_STRIDE ||
+	    VCS_EV_BASE + vcs_hist_vcpus * VCS_EV_STRIDE > VCS_HIST_BASE) {
+		pr_warn("the emulator's memory event counts (%u events, %u vCPUs) do not fit: not shown\n",
+			vcs_events, vcs_hist_vcpus);
+		vcs_events = 0;
 	}
 }
 
