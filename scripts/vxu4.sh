@@ -60,7 +60,9 @@
 # its cycles under the plugin's cost model (cycles): each instruction
 # class weighs what VXU4_WEIGHTS gives for the vCPU's core type, taken
 # from the DTB's cpu nodes (arm,cortex-a7 or arm,cortex-a15), and the CPU
-# speed runs each CPU at its clock's rate in cycles a second.
+# speed runs each CPU at its clock's rate in cycles a second; or those
+# cycles plus the plugin's data cache model (cycles-cache: an access that
+# misses the L1 costs its memory event's weight).
 
 set -euo pipefail
 
@@ -217,8 +219,9 @@ boot)
 	if [ -n "${VXU4_DISK:-}" ]; then
 		disk_file=$(env_file VXU4_DISK - "make it with truncate -s SIZE") || exit
 	fi
-	cost=$(env_match VXU4_COST insns 'insns|cycles' "insns or cycles (what a vCPU's time counts)") || exit
-	if [ "$cost" = cycles ]; then
+	cost=$(env_match VXU4_COST insns 'insns|cycles|cycles-cache' \
+		"insns, cycles or cycles-cache (what a vCPU's time counts)") || exit
+	if [ "$cost" != insns ]; then
 		weights=$(env_file VXU4_WEIGHTS "$top/tools/testing/vxu4/cycle-weights" \
 			"it is the cost model's weights, tools/testing/vxu4/cycle-weights") || exit
 		[[ $weights != *,* ]] || env_bad "VXU4_WEIGHTS=$weights: QEMU's plugin arguments cannot hold a comma"
@@ -260,6 +263,7 @@ boot)
 		ram=$(mktemp "$ram_dir/vxu4-ram.XXXXXX")
 		plugin_args="ram=$ram,offset=$((0x$page - 0x$base))"
 		[ "$cost" = insns ] || plugin_args+=",cost=cycles,weights=$weights,cores=$cores"
+		[ "$cost" != cycles-cache ] || plugin_args+=",memory=cache"
 		[ -z "${classes:-}" ] || plugin_args+=",classes=$classes"
 		counters=(-object "memory-backend-file,id=ram,size=${ram_mb}M,mem-path=$ram,share=on"
 			-machine memory-backend=ram

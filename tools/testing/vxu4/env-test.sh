@@ -195,7 +195,7 @@ t=tools/testing/vxu4/timescale-bench.sh
 refused "timescale-bench SCALES='1 65'" "timescale-bench.sh: SCALES=1 65: 65 is no time scale" SCALES="1 65" $t
 refused "timescale-bench SCALES=1,2" "timescale-bench.sh: SCALES=1,2: 1,2 is no time scale" SCALES=1,2 $t
 f=tools/testing/vxu4/fidelity.sh
-refused "fidelity COSTS=cycle" "fidelity.sh: COSTS=cycle: want insns, cycles or both" COSTS=cycle $f
+refused "fidelity COSTS=cycle" "fidelity.sh: COSTS=cycle: want insns, cycles or cycles-cache" COSTS=cycle $f
 refused "fidelity SCALE_PCT=2000" "fidelity.sh: SCALE_PCT=2000: want a whole number from 1 to 1000" \
 	SCALE_PCT=2000 $f
 refused "fidelity WEIGHTS naming no file" "fidelity.sh: WEIGHTS=$tmp/nosuch: no such file" \
@@ -225,7 +225,7 @@ refused "vxu4.sh VXU4_LOG in a missing folder" \
 refused "vxu4.sh VXU4_LOG a folder" "vxu4.sh: VXU4_LOG=$hosts: a folder" VXU4_LOG="$hosts" $v boot
 refused "vxu4.sh VXU4_TIME_SCALE=65" "vxu4.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
 	VXU4_TIME_SCALE=65 $v boot
-refused "vxu4.sh VXU4_COST=cycle" "vxu4.sh: VXU4_COST=cycle: want insns or cycles" \
+refused "vxu4.sh VXU4_COST=cycle" "vxu4.sh: VXU4_COST=cycle: want insns, cycles or cycles-cache" \
 	VXU4_KERNEL="$zimage" VXU4_COST=cycle $v boot
 refused "vxu4.sh VXU4_WEIGHTS naming no file" "vxu4.sh: VXU4_WEIGHTS=$tmp/nosuch: no such file" \
 	VXU4_KERNEL="$zimage" VXU4_COST=cycles VXU4_WEIGHTS="$tmp/nosuch" $v boot
