@@ -22,9 +22,11 @@ weight near its prior where the probes do not constrain it, and no weight
 below 0.1 cycle. The report gives each probe's modelled cycles against
 the board's, the fit's residuals, and a leave-one-out check (each probe
 predicted by the weights fitted without it). The memory probes (memcpy,
-lat-l1, lat-16m) are not fitted: a weight per load cannot be both an L1
-hit and a DRAM access; they show what a cache model would have to add.
-The weights are written to OUT_DIR/cycle-weights.
+lat-l1, lat-16m) are fitted only where LOG has the cache model's memory
+event counts (a boot with VXU4_COST=cycles-cache): without them a weight
+per load cannot be both an L1 hit and a DRAM access, and the memory
+events' weights stay at their priors. The weights are written to
+OUT_DIR/cycle-weights.
 
 Writes OUT_DIR/report.txt (also printed) and OUT_DIR/summary.json.
 Exit: 0, 2 for bad input (a log with no probe line, an unreadable file).
@@ -44,13 +46,18 @@ from board_figures import (BOARD, HACKBENCH_XU3_LOOPS, HACKBENCH_XU3_S,  # noqa:
 
 CLASSES = ["other", "load", "store", "ldm", "stm", "branch", "mul", "div",
            "simd", "barrier", "excl", "sysreg", "maint", "ctxsw", "eret", "entry"]
+EVENTS = ["l2", "dram", "stream"]   # the cache model's memory events
 MODES = ["user", "kernel"]
 CORES = {"a7": 0, "a15": 4}          # core type: the CPU its probes run on
-NCOUNTS = 2 * len(CLASSES)
+NCLASSES = 2 * len(CLASSES)
+NCOUNTS = NCLASSES + 2 * len(EVENTS)  # classes, then events, each user then kernel
+NAMES = CLASSES + EVENTS
 
 # The probes the fit uses: kernel paths measured on one CPU.
 FIT = {"a15": ["null", "read", "write", "sigcatch", "pagefault", "fork", "ctx"],
        "a7": ["ub-syscall", "ub-pipe", "fork", "ub-ctx"]}
+# And, where the counts have the memory events, the memory probes.
+FIT_MEMORY = ["memcpy", "lat-l1", "lat-16m"]
 MIN_WEIGHT = 0.1
 
 
@@ -58,16 +65,33 @@ Probe = Dict[str, object]
 
 
 def counts(rec: vxu4log.Record, key: str) -> Optional[List[float]]:
-    """A probe line's class counts (NCOUNTS numbers), None for "none"."""
+    """A probe line's counts (NCOUNTS numbers: the classes', then the
+    memory events', zero where the boot had no cache model), None for
+    "none"."""
     if not rec.has(key):
         return None
     try:
         c = [float(x) for x in rec.fields[key].split(",")]
     except ValueError:
         c = []
-    if len(c) != NCOUNTS or not all(math.isfinite(x) and x >= 0 for x in c):
-        raise rec.error(key, f"want {NCOUNTS} comma-separated numbers >= 0")
-    return c
+    if len(c) not in (NCLASSES, NCOUNTS) or not all(math.isfinite(x) and x >= 0 for x in c):
+        raise rec.error(key, f"want {NCLASSES} or {NCOUNTS} comma-separated numbers >= 0")
+    return c + [0.0] * (NCOUNTS - len(c))
+
+
+def index_name(i: int) -> Tuple[str, str]:
+    """The mode and the class or event of weight I."""
+    if i < NCLASSES:
+        return MODES[i // len(CLASSES)], CLASSES[i % len(CLASSES)]
+    i -= NCLASSES
+    return MODES[i // len(EVENTS)], EVENTS[i % len(EVENTS)]
+
+
+def index_of(mode: str, name: str) -> int:
+    """The weight of NAME (a class or an event) in MODE."""
+    if name in CLASSES:
+        return MODES.index(mode) * len(CLASSES) + CLASSES.index(name)
+    return NCLASSES + MODES.index(mode) * len(EVENTS) + EVENTS.index(name)
 
 
 FIX = "run make fidelity again (the log is cut or garbled)"
@@ -91,7 +115,8 @@ def read_log(log: str) -> Tuple[Dict[str, str], List[Probe], Dict[int, float]]:
         probes.append({"name": name, "cpu": rec.need_int("cpu", 0, 7),
                        "khz": rec.need_int("khz", 1), "ns": ns,
                        "ops": rec.need_int("ops", 1),
-                       "a7": counts(rec, "a7"), "a15": counts(rec, "a15")})
+                       "a7": counts(rec, "a7"), "a15": counts(rec, "a15"),
+                       "events": rec.has("a15") and rec.fields["a15"].count(",") + 1 == NCOUNTS})
     if not probes:
         raise vxu4log.LogError(log, 0, "", "no @fid_probe line", FIX)
     hb: Dict[int, float] = {}
@@ -126,7 +151,8 @@ def probe_table(log: str, probes: List[Probe]) -> Tuple[List[str], List[Dict[str
 
 
 def read_weights(path: str) -> Dict[str, List[float]]:
-    """A weights file: per core, NCOUNTS weights (user classes, kernel)."""
+    """A weights file: per core, NCOUNTS weights (the classes, then the
+    memory events, each user then kernel)."""
     w = {c: [math.nan] * NCOUNTS for c in CORES}
     fix = "see tools/testing/vxu4/cycle-weights"
     for n, line in enumerate(vxu4log.read_lines(path, fix), 1):
@@ -134,7 +160,7 @@ def read_weights(path: str) -> Dict[str, List[float]]:
         if not f:
             continue
         if (len(f) != 4 or f[0] not in CORES or f[1] not in MODES + ["any"]
-                or f[2] not in CLASSES):
+                or f[2] not in NAMES):
             raise vxu4log.LogError(path, n, "", "not \"CORE MODE CLASS CYCLES\"", fix)
         try:
             v = float(f[3])
@@ -143,12 +169,12 @@ def read_weights(path: str) -> Dict[str, List[float]]:
         if not 0 <= v < 1e6:
             raise vxu4log.LogError(path, n, vxu4log.escape(f[3]), "want cycles from 0", fix)
         for m in (MODES if f[1] == "any" else [f[1]]):
-            w[f[0]][MODES.index(m) * len(CLASSES) + CLASSES.index(f[2])] = v
+            w[f[0]][index_of(m, f[2])] = v
     for c, ws in w.items():
         for i, v in enumerate(ws):
             if math.isnan(v):
-                raise vxu4log.LogError(path, 0, "", f"no weight for {c} {MODES[i // len(CLASSES)]} "
-                                       f"{CLASSES[i % len(CLASSES)]}", fix)
+                raise vxu4log.LogError(path, 0, "", "no weight for {} {} {}".format(
+                    c, *index_name(i)), fix)
     return w
 
 
@@ -218,11 +244,13 @@ def fit_report(log: str, probes: List[Probe], prior: Dict[str, List[float]],
     summary: Dict[str, object] = {}
     for core in CORES:
         rows: List[Tuple[str, List[float], float]] = []
-        for name in FIT[core]:
+        for name in FIT[core] + FIT_MEMORY:
             cs = [p[core] for p in probes if p["name"] == name and core_of(int(p["cpu"])) == core]
             cs = [c for c in cs if c is not None]
             y = board_cycles(name, core)
             if not cs or y is None:
+                continue
+            if name in FIT_MEMORY and not all(p["events"] for p in probes if p["name"] == name):
                 continue
             mean = [statistics.median(c[i] for c in cs) for i in range(NCOUNTS)]
             rows.append((name, mean, y))
@@ -237,15 +265,17 @@ def fit_report(log: str, probes: List[Probe], prior: Dict[str, List[float]],
             loo = model(x, fit(others, prior[core], lam)) if others else math.nan
             m, m0 = model(x, w), model(x, prior[core])
             res.append((m - y) / y)
-            table.append([name, core, f"{sum(x):.0f}", f"{y:.0f}", f"{m0:.0f}", f"{m:.0f}",
+            table.append([name, core, f"{sum(x[:NCLASSES]):.0f}", f"{sum(x[NCLASSES:]):.0f}",
+                          f"{y:.0f}", f"{m0:.0f}", f"{m:.0f}",
                           f"{(m - y) / y * 100:+.1f}%", f"{(loo - y) / y * 100:+.1f}%"])
-        lines += vxu4log.table(["probe", "core", "insns/op", "board cycles", "prior's cycles",
+        lines += vxu4log.table(["probe", "core", "insns/op", "misses/op", "board cycles",
+                                "prior's cycles",
                                 "fitted cycles", "residual", "left out"], table)
         rms = math.sqrt(sum(r * r for r in res) / len(res))
         lines.append(f"{core}: {len(rows)} probes, RMS relative residual {rms * 100:.1f}%")
         lines.append("")
         summary[core] = {"probes": [r[0] for r in rows], "rms_residual": rms,
-                         "weights": dict(zip([f"{m}.{c}" for m in MODES for c in CLASSES], w))}
+                         "weights": {"{}.{}".format(*index_name(i)): v for i, v in enumerate(w)}}
     return lines, weights, summary
 
 
@@ -256,8 +286,8 @@ def write_weights(path: str, weights: Dict[str, List[float]], source: str) -> No
            "# A line: CORE MODE CLASS CYCLES (tools/testing/vxu4/cycle-weights)."]
     for core, w in weights.items():
         for i, v in enumerate(w):
-            out.append(f"{core:<3} {MODES[i // len(CLASSES)]:<6} "
-                       f"{CLASSES[i % len(CLASSES)]:<8} {v:.3f}")
+            mode, name = index_name(i)
+            out.append(f"{core:<3} {mode:<6} {name:<8} {v:.3f}")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
 

@@ -7,12 +7,13 @@
 # series' hackbench), one boot for each of COSTS, one after the other so
 # that each one's wall time is its own; then
 # tools/testing/vxu4/fidelity-report.py: each probe's guest time against
-# the board's, and the cost model's weights fitted to the kernel paths
-# from the first boot's instruction class counts.
+# the board's, and the cost model's weights fitted to the probes from the
+# instruction class counts of the boot with the cache model
+# (cycles-cache: it has the memory events' counts too), else of the first.
 #
 # Environment (defaults):
-#   COSTS="insns cycles"  what the vCPUs' time counts in each boot
-#                         (scripts/vxu4.sh's VXU4_COST)
+#   COSTS="insns cycles"  what the vCPUs' time counts in each boot: insns,
+#                         cycles or cycles-cache (scripts/vxu4.sh's VXU4_COST)
 #   TIME_SCALE=8          the guest's time scale K (VXU4_TIME_SCALE)
 #   WEIGHTS=              the cost model's weights (VXU4_WEIGHTS; default
 #                         tools/testing/vxu4/cycle-weights)
@@ -43,8 +44,8 @@ hb_a=$(env_int HB_A 5 1 100000 "hackbench's first loop count") || exit
 hb_b=$(env_int HB_B 10 1 100000 "hackbench's second loop count") || exit
 [ "$hb_b" -gt "$hb_a" ] || env_bad "HB_B=$hb_b: want more loops than HB_A=$hb_a"
 timeout=$(env_int VXU4_TIMEOUT 7200 1 1000000 "seconds before a boot is stopped") || exit
-costs=$(env_match COSTS "insns cycles" '(insns|cycles)( (insns|cycles))*' \
-	"insns, cycles or both, separated by a blank (what each boot's time counts)") || exit
+costs=$(env_match COSTS "insns cycles" '(insns|cycles|cycles-cache)( (insns|cycles|cycles-cache))*' \
+	"insns, cycles or cycles-cache, one or more separated by a blank (what each boot's time counts)") || exit
 if [ -n "${WEIGHTS:-}" ]; then
 	VXU4_WEIGHTS=$(env_file WEIGHTS - "the cost model's weights, as tools/testing/vxu4/cycle-weights") || exit
 	export VXU4_WEIGHTS
@@ -79,4 +80,6 @@ for c in $costs; do
 	echo "==> $c: boot done in $(($(date +%s) - t0)) s (host wall clock)"
 	logs+=("$out/$c.log")
 done
-"$top/tools/testing/vxu4/fidelity-report.py" --fit "${logs[0]}" "$out" "${logs[@]}"
+fit=${logs[0]}
+[[ " $costs " != *" cycles-cache "* ]] || fit=$out/cycles-cache.log
+"$top/tools/testing/vxu4/fidelity-report.py" --fit "$fit" "$out" "${logs[@]}"

@@ -134,6 +134,18 @@ def fidelity_log() -> list[str]:
             "@fid_done"]
 
 
+def fidelity_cache_log() -> list[str]:
+    """A cycles-cache boot's log: 38 counts a core, the memory probes."""
+    cls = ",".join(["1.00"] * 32)
+    memcpy = cls + ",0.00,65536.00,65536.00,0.00,0.00,0.00"
+    return ["@fid unit=cycles scale=8 lockdep=0",
+            f"@fid_probe rep=1 name=null cpu=4 khz=2000000 ns_per_op=2000.0 ops=100 "
+            f"a7={cls},0,0,0,0,0,0 a15={cls},0,0,0,0,0,0",
+            f"@fid_probe rep=1 name=memcpy cpu=4 khz=2000000 ns_per_op=2000000.0 ops=10 "
+            f"a7={cls},0,0,0,0,0,0 a15={memcpy}",
+            "@fid_done"]
+
+
 @dataclass
 class Case:
     """A run of REPORT on files made by MAKE (into a folder): its arguments
@@ -343,6 +355,10 @@ def cases() -> list[Case]:
              ["--fit", "{d}/f.log", "{d}/out", "{d}/f.log"],
              lambda d: (one_log("f.log", fidelity_log())(d), os.mkdir(f"{d}/out")) and None, 0,
              show=["null       | a15", "6.20x", "80.00 ms a loop", "RMS relative residual"]),
+        Case("fidelity-report: memory events fit the memory probes", "fidelity-report.py",
+             ["--fit", "{d}/f.log", "{d}/out", "{d}/f.log"],
+             lambda d: (one_log("f.log", fidelity_cache_log())(d), os.mkdir(f"{d}/out")) and None,
+             0, show=["misses/op", "memcpy | a15  | 32       | 131072"]),
         Case("fidelity-report: ns_per_op=abc", "fidelity-report.py", ["{d}/out", "{d}/f.log"],
              lambda d: (one_log("f.log", edit(fidelity_log(), "ns_per_op=2000.0",
                                               "ns_per_op=abc"))(d), os.mkdir(f"{d}/out")) and None,

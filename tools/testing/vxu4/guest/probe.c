@@ -16,7 +16,9 @@
  * a15 are the instruction class counts per operation, summed over the
  * CPUs of each core type, from the CPU speed emulation's debugfs
  * (virt_cpu_speed/cpuN/insn_classes: the classes in user mode, then in
- * kernel mode, in that file's order), or "none" where it has none. Pin
+ * kernel mode, in that file's order), or "none" where it has none; with
+ * the emulator's cache model, C32..C37 follow: its memory events (l2,
+ * dram, stream) in user mode, then in kernel mode. Pin
  * the probe to one CPU (taskset) for the counts of one core; the other
  * CPUs' counts are then what ran beside it (their ticks, interrupts).
  *
@@ -74,7 +76,8 @@
 #include <sys/wait.h>
 
 #define NR_CLASSES	16
-#define NR_COUNTS	(2 * NR_CLASSES)
+#define NR_EVENTS	3
+#define NR_COUNTS	(2 * NR_CLASSES + 2 * NR_EVENTS)
 #define MAX_CPUS	8
 #define CLASSES_PATH	"/sys/kernel/debug/virt_cpu_speed/cpu%d/insn_classes"
 #define A15_FIRST_CPU	4
@@ -94,9 +97,13 @@ static uint64_t sys_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* The class counts came with the cache model's memory event counts. */
+static bool have_events;
+
 /*
  * Add each CPU's class counts to @a7 or @a15 (the XU4's cpu0-3 and
- * cpu4-7): false where there are none.
+ * cpu4-7), then its memory event counts where the emulator has a cache
+ * model: false where there are none.
  */
 static bool read_classes(uint64_t *a7, uint64_t *a15)
 {
@@ -122,6 +129,15 @@ static bool read_classes(uint64_t *a7, uint64_t *a15)
 			c[i] += u;
 			c[NR_CLASSES + i] += k;
 		}
+		have_events = true;
+		for (i = 0; i < NR_EVENTS; i++) {
+			if (fscanf(f, "%31s %llu %llu", name, &u, &k) != 3) {
+				have_events = false;
+				break;
+			}
+			c[2 * NR_CLASSES + i] += u;
+			c[2 * NR_CLASSES + NR_EVENTS + i] += k;
+		}
 		fclose(f);
 	}
 	return true;
@@ -133,7 +149,7 @@ static void print_counts(const char *core, const uint64_t *c0,
 	int i;
 
 	printf(" %s=", core);
-	for (i = 0; i < NR_COUNTS; i++)
+	for (i = 0; i < (have_events ? NR_COUNTS : 2 * NR_CLASSES); i++)
 		printf("%s%.2f", i ? "," : "", (double)(c1[i] - c0[i]) / n);
 }
 
