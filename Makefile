@@ -9,7 +9,7 @@
 #   make check-ci what CI runs: make check, the physics, the variant boards,
 #                 a short stress, PELT at one multiplier
 #   make check-full  everything: before a series version, and whenever the
-#                 emulation changes (tools/testing/vxu4/suites lists the tiers)
+#                 emulation changes (tools/testing/vxu4/suites.toml lists the tiers)
 #   make TARGET   one suite alone, for each TARGET that the list names
 #                 (check-boost, check-pelt, ...: make help lists them)
 #   make check-debug  the debug kernel (lockdep, KASAN, UBSAN, ...): system test, KUnit, stress
@@ -51,7 +51,7 @@ export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
 # The make targets of one suite alone: those that the list of suites
 # names (its TARGET column, tools/testing/check.sh --targets).
-SUITES := tools/testing/vxu4/suites
+SUITES := tools/testing/vxu4/suites.toml
 SUITE_TARGETS := $(shell tools/testing/check.sh --targets | cut -f1)
 ifeq ($(SUITE_TARGETS),)
 $(error $(SUITES) names no make target: tools/testing/check.sh --targets failed)

@@ -31,9 +31,10 @@ fake=$tmp/tree stub=$tmp/stub
 mkdir -p "$fake/scripts" "$fake/tools/testing/vxu4" "$fake/tools/power/eas" \
 	"$fake/build/obj/arch/arm/boot" "$stub"
 cp "$top/scripts/vxu4.sh" "$fake/scripts/"
-cp "$top/tools/testing/ktap.sh" "$top/tools/testing/check.sh" "$fake/tools/testing/"
+cp "$top/tools/testing/ktap.sh" "$top/tools/testing/check.sh" "$top/tools/testing/check.py" \
+	"$fake/tools/testing/"
 for f in env-lib.sh dtb-lib.sh bench.sh bench-job.sh pelt-bench.sh boost-bench.sh \
-	idle-bench.sh timescale-bench.sh fidelity.sh eas-behaviour.sh suites; do
+	idle-bench.sh timescale-bench.sh fidelity.sh eas-behaviour.sh suites.toml registry.py boot.py; do
 	cp "$top/tools/testing/vxu4/$f" "$fake/tools/testing/vxu4/"
 done
 zimage=$fake/build/obj/arch/arm/boot/zImage
@@ -283,33 +284,70 @@ else
 fi
 cp "$tmp/bench-job.sh" "$fake/tools/testing/vxu4/"
 
-# --- the list of suites and check.sh --suite
+# --- the registry of suites (suites.toml) and check.sh --suite
 c=tools/testing/check.sh
-list=$fake/tools/testing/vxu4/suites
-cp "$list" "$tmp/suites"
-n=$(grep -n '^check,ci,full host self-checks ' "$list" | cut -d: -f1)
-sed -i "${n}s/^check,ci,full host/chekc host/" "$list"
-refused "check.sh: a row of tier 'chekc'" "check.sh: $list line $n: unknown tier 'chekc'" $c --targets
-cp "$tmp/suites" "$list"
-sed -i "${n}s/^check,ci,full host/check,ci,full hots/" "$list"
-refused "check.sh: a row of lane 'hots'" "check.sh: $list line $n: unknown lane 'hots'" $c --targets
-cp "$tmp/suites" "$list"
+list=$fake/tools/testing/vxu4/suites.toml
+cp "$list" "$tmp/suites.toml"
+n=$(grep -n '^\[suite\.self-checks\]$' "$list" | cut -d: -f1)
+n=$((n + 2))	# its tiers = line
+sed -i "${n}s/\"check\"/\"chekc\"/" "$list"
+refused "check.sh: a suite of tier 'chekc'" \
+	"check.sh: $list line $n: [suite.self-checks] tiers: unknown tier 'chekc'" $c --targets
+cp "$tmp/suites.toml" "$list"
+sed -i "${n}a isolatd = true" "$list"
+refused "check.sh: a misspelt key" \
+	"check.sh: $list line $((n + 1)): [suite.self-checks] isolatd: unknown key 'isolatd'" $c --targets
+cp "$tmp/suites.toml" "$list"
+n=$(grep -n '^run = \["tools/testing/vxu4/bench-smoke.sh", "{log:system}"\]$' "$list" | cut -d: -f1)
+sed -i "${n}s/{log:system}/{log:noem}/" "$list"
+refused "check.sh: a judge before the boot it reads" \
+	"check.sh: $list line $n: [suite.bench-smoke] run: in tier ci it reads boot 'noem'" $c ci
+cp "$tmp/suites.toml" "$list"
+sed -i "${n}s/{log:system}/{log:sytem}/" "$list"
+refused "check.sh: a judge reading a boot no one declares" \
+	"check.sh: $list line $n: [suite.bench-smoke] run: no boot 'sytem'" $c --targets
+cp "$tmp/suites.toml" "$list"
+n=$(grep -n '^target = "check-idle"$' "$list" | cut -d: -f1)
+sed -i "${n}s/check-idle/check-boost/" "$list"
+refused "check.sh: a make target on two suites" \
+	"check.sh: $list line $n: [suite.idle] target: make target check-boost is suite boost's too" $c --targets
+cp "$tmp/suites.toml" "$list"
+echo 'name = ' >>"$list"
+refused "check.sh: a file that is not TOML" "check.sh: $list: not TOML: " $c --targets
+cp "$tmp/suites.toml" "$list"
+refused "boot.py: a boot no one declares" "boot.py: no boot 'nosuch' in tools/testing/vxu4/suites.toml" \
+	tools/testing/vxu4/boot.py nosuch
 refused "check.sh --suite -" "check.sh: --suite '-': want a make target or an ID" $c --suite -
+refused "check.sh --suite nosuch" "check.sh: --suite 'nosuch': no suite of tools/testing/vxu4/suites.toml" \
+	$c --suite nosuch
 refused "check.sh --suite kunit-boot chekc" "check.sh: --suite kunit-boot chekc: unknown tier 'chekc'" \
 	$c --suite kunit-boot chekc
-lines=4 refused "check.sh --suite kunit-boot (2 rows)" "check.sh: 'kunit-boot' names 2 rows" \
-	$c --suite kunit-boot
-if grep -q "TIER one of check ci full)$" "$tmp/err"; then
-	ktap_ok "check.sh --suite kunit-boot: advises the tiers that name one row"
+refused "check.sh --suite kunit-boot debug" "check.sh: --suite kunit-boot debug: suite kunit-boot is not in tier debug" \
+	$c --suite kunit-boot debug
+# A suite that differs per tier: its own form (its make target's), or the
+# tier's; what its judge reads is made first.
+run $c --plan --suite kunit-boot
+if [ "$rc" = 0 ] && grep -q "runs: tools/testing/vxu4/kunit-check.py build/system-test.log build/noem-test.log$" "$tmp/out"; then
+	ktap_ok "check.sh --plan --suite kunit-boot: its own form reads the system test's and the board without EM's logs"
 else
-	ktap_fail "check.sh --suite kunit-boot: advises the tiers that name one row" "$(cat "$tmp/err")"
+	ktap_fail "check.sh --plan --suite kunit-boot: its own form" "exit $rc" "$(cat "$tmp/out" "$tmp/err")"
 fi
-# The advised form names one row: its suite runs (and fails here, where
-# its judge is not copied).
-run $c --suite kunit-boot check
-if [ "$rc" = 1 ] && grep -qx "1\.\.1" "$tmp/out" && grep -q "^# suite 'kunit-boot' alone: 1 suite" "$tmp/out"; then
-	ktap_ok "check.sh --suite kunit-boot check: one suite"
+run $c --plan --suite kunit-boot check
+if [ "$rc" = 0 ] && grep -q "runs: tools/testing/vxu4/kunit-check.py --board-only build/system-test.log$" "$tmp/out" &&
+	grep -q "reads boot system-no-physics (build/system-test.log): first, unless its log is current, made by suite system's command (tier check)" "$tmp/out"; then
+	ktap_ok "check.sh --plan --suite kunit-boot check: make check's form, its boot made first by the system test"
 else
-	ktap_fail "check.sh --suite kunit-boot check: one suite" "exit $rc" "$(head -5 "$tmp/out" "$tmp/err")"
+	ktap_fail "check.sh --plan --suite kunit-boot check: make check's form" "exit $rc" "$(cat "$tmp/out" "$tmp/err")"
+fi
+# Alone, it runs: the boot it reads is not current here (no build/
+# system-test.log.boot), so the system test's command makes it (it and
+# the judge are not copied here: both fail), then one suite, failed.
+run $c --suite kunit-boot check
+if [ "$rc" = 1 ] && grep -qx "1\.\.1" "$tmp/out" && grep -q "^# suite 'kunit-boot' alone: 1 suite" "$tmp/out" &&
+	grep -q "^check.sh: boot system-no-physics: build/system-test.log is not current: made by suite system's command" "$tmp/err" &&
+	grep -qx "0 passed, 1 failed" "$tmp/out"; then
+	ktap_ok "check.sh --suite kunit-boot check: its boot first, then one suite"
+else
+	ktap_fail "check.sh --suite kunit-boot check: its boot first, then one suite" "exit $rc" "$(head -5 "$tmp/out" "$tmp/err")"
 fi
 ktap_finish
