@@ -25,21 +25,23 @@
 # c, fmax and P(OPP) come from eas-em's computation of the board DTB, not
 # from this file. With several rounds (vxu4.reps), medians of the rounds.
 #
-# Usage: physics-test.sh [--scale K] [--host-load WALL_S LOOPS_CPU_S IDLE_PCT] [CONSOLE_LOG]
+# Usage: physics-test.sh [--scale K] [--host-load WALL_S LOOPS_CPU_S IDLE_PCT |
+#                         --host-load-file FILE] [CONSOLE_LOG]
 #   (default: build/system-test.log)
 # --scale K: the boot was made at the time scale K (VXU4_TIME_SCALE);
 # first, that the guest ran at it (its "@timescale" line's scale).
 # --host-load: the boot was made under host load (make check-full's
 # boot); first, that the load was there: both busy loops ran (LOOPS_CPU_S
 # of CPU in the boot's WALL_S) and the host's cores were never idle (under
-# 5% idle time, IDLE_PCT, over the boot).
+# 5% idle time, IDLE_PCT, over the boot). --host-load-file: those three
+# from FILE (loaded-boot.sh's build/physics-loaded.host).
 
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-usage="usage: $0 [--scale K] [--host-load WALL_S LOOPS_CPU_S IDLE_PCT] [CONSOLE_LOG]"
+usage="usage: $0 [--scale K] [--host-load WALL_S LOOPS_CPU_S IDLE_PCT | --host-load-file FILE] [CONSOLE_LOG]"
 want_scale=
 if [ "${1:-}" = --scale ]; then
 	if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then
@@ -48,6 +50,22 @@ if [ "${1:-}" = --scale ]; then
 	fi
 	want_scale=$2
 	shift 2
+fi
+if [ "${1:-}" = --host-load-file ]; then
+	if [ $# -lt 2 ]; then
+		echo "$usage" >&2
+		exit 2
+	fi
+	# The file's three words replace it: WALL_S LOOPS_CPU_S IDLE_PCT.
+	load=()
+	[ -r "$2" ] && read -r -a load <"$2"
+	if [ ${#load[@]} -eq 3 ]; then
+		set -- --host-load "${load[@]}" "${@:3}"
+	else
+		nok "the host's cores were busy during that boot" \
+			"$2: want \"WALL_S LOOPS_CPU_S IDLE_PCT\" (loaded-boot.sh writes it), got: ${load[*]:-no such file}"
+		shift 2
+	fi
 fi
 if [ "${1:-}" = --host-load ]; then
 	if [ $# -lt 4 ]; then
