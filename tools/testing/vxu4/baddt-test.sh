@@ -93,9 +93,8 @@ make_dtb() {
 
 # These boots judge the EM and EAS, no timing.
 boot() {
-	VXU4_DTB=$dir/$1.dtb VXU4_LOG=$dir/$1.log VXU4_TIMEOUT=600 \
-		"$top/scripts/vxu4.sh" boot vxu4.mode=report vxu4.eas_timeout=5 \
-		>/dev/null 2>"$dir/$1.err"
+	"$top/tools/testing/vxu4/boot.py" baddt --dtb "$dir/$1.dtb" --log "$dir/$1.log" \
+		2>"$dir/$1.err"
 }
 
 [ -f "$base" ] || { echo "no $base: run make run first" >&2; exit 2; }

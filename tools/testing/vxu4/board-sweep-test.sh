@@ -30,8 +30,7 @@ tmp=$(mktemp -d)
 ktap_atexit rm -rf "$tmp"
 
 start=$SECONDS
-VXU4_LOG=$log VXU4_TIMEOUT=${VXU4_TIMEOUT:-3600} "$top/scripts/vxu4.sh" boot \
-	vxu4.mode=board-bench vxu4.eb=sweep "vxu4.eb_secs=$secs" >/dev/null 2>"$tmp/boot.err"
+"$top/tools/testing/vxu4/boot.py" board-sweep "vxu4.eb_secs=$secs" 2>"$tmp/boot.err"
 rc=$?
 st=$(tr -d '\r' <"$log" | sed -n 's/^@board_bench_done status=//p' | tail -1)
 if [ "$st" = 0 ]; then

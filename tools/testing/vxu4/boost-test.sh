@@ -52,8 +52,7 @@ else
 	rm -f "$log"
 	# shellcheck disable=SC2086
 	boost_dtb "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
-	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=boost \
-		vxu4.budget_uw="$budget_uw" >/dev/null
+	vxu4_boot boost vxu4.budget_uw="$budget_uw"
 	echo "(console log: build/boost-test.log)"
 fi
 reported

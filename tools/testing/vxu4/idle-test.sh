@@ -44,7 +44,7 @@ else
 	log=$build/idle-test.log
 	rm -f "$log"
 	idle_dtb "$build/vxu4.dtb" "$dtb" || exit 2
-	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot vxu4.mode=idle >/dev/null
+	vxu4_boot idle
 	echo "(console log: build/idle-test.log)"
 fi
 reported

@@ -106,10 +106,8 @@ fi
 
 # The boot: not isolated (a disk's I/O needs QEMU's main thread).
 start=$SECONDS
-VXU4_KERNEL=$tmp/zImage VXU4_DTB=$dtb VXU4_INITRD=none VXU4_DISK=$disk VXU4_LOG=$log \
-	VXU4_TIMEOUT=${VXU4_TIMEOUT:-2400} "$top/scripts/vxu4.sh" boot \
-	root=/dev/vda2 rw rootwait systemd.run=/root/image-check \
-	systemd.run_success_action=poweroff systemd.run_failure_action=poweroff >/dev/null 2>"$tmp/boot.err"
+"$top/tools/testing/vxu4/boot.py" image --kernel "$tmp/zImage" --dtb "$dtb" --disk "$disk" \
+	2>"$tmp/boot.err"
 rc=$?
 echo "boot: exit $rc, $((SECONDS - start)) s of wall time, console $log"
 line() { tr -d '\r' <"$log" | sed -n "s/^@$1 //p" | tail -1; }

@@ -33,6 +33,7 @@ finish() { ktap_finish; }
 
 # reported: the guest's console ($log) ends its report with "@end"; the
 # suite ends here when it does not.
+# shellcheck disable=SC2154 # $log: the sourcing script's
 reported() {
 	if grep -qx "@end" < <(tr -d '\r' <"$log"); then
 		ok "guest booted and reported"
@@ -71,20 +72,16 @@ counter_delta() {
 	fi
 }
 
-# boot_kernel LOG KERNEL_ARGS...: boot the virtual XU4 with build/obj$sfx's
-# zImage ($sfx: "", or "-debug" for the debug kernel), its console in LOG;
-# VXU4_TIMEOUT defaults to 3000 s, 9000 s for the debug kernel: lockdep
+# vxu4_boot NAME [--log FILE] [--dtb FILE] [KERNEL_ARG...]: boot [boot.NAME]
+# of tools/testing/vxu4/suites.toml (its kernel, DTB, arguments, timeout,
+# log) through boot.py, the one way a suite boots the virtual XU4; each
+# KERNEL_ARG replaces the declared one of its name. The debug kernel's
+# boots have 9000 s, the others 3000 s (the registry's timeouts): lockdep
 # and KASAN make a fork cost about half a second of guest time and a
 # stress step 7 to 20 s (1 s otherwise), and its stress boot (--reps 2)
 # took about 40 min of wall time with other boots beside it.
-boot_kernel() {
-	local log=$1 top limit=3000
-	shift
-	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
-	[ "${sfx:-}" = -debug ] && limit=9000
-	rm -f "$log"
-	VXU4_KERNEL=$top/build/obj${sfx:-}/arch/arm/boot/zImage VXU4_LOG=$log \
-		VXU4_TIMEOUT=${VXU4_TIMEOUT:-$limit} "$top/scripts/vxu4.sh" boot "$@" >/dev/null
+vxu4_boot() {
+	"${vxu4py[@]}" "$(dirname "${BASH_SOURCE[0]}")/boot.py" "$@"
 }
 
 # no_splats WHAT: one result: no splat among the guest's "@kmsg" lines

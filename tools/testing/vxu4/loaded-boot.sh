@@ -53,7 +53,7 @@ for _ in 1 2; do
 done
 t0=$(date +%s.%N) c0=$(cpu_s "${busy[@]}") i0=$(host_idle)
 rm -f "$host"
-boot_kernel "$log" vxu4.mode=check kunit.enable=1
+vxu4_boot loaded
 c1=$(cpu_s "${busy[@]}") i1=$(host_idle) t1=$(date +%s.%N)
 stop_busy
 wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')

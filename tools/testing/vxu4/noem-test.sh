@@ -28,17 +28,14 @@ if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/noem-test.log
-	rm -f "$log"
 	dtb=$build/vxu4-noem-wrap.dtb
 	cp "$build/vxu4-noem.dtb" "$dtb"
 	for m in power-meter-0 power-meter-1; do
 		fdtput -t u "$dtb" "/$m" static-power-microwatt "$wrap_uw" ||
 			{ echo "cannot set /$m's static-power-microwatt in $dtb (fdtput, device-tree-compiler)"; exit 1; }
 	done
-	VXU4_DTB=$dtb VXU4_LOG=$log "$top/scripts/vxu4.sh" boot \
-		vxu4.mode=check vxu4.physics=0 vxu4.meter_wrap=1 vxu4.eas_timeout=10 \
-		virt_cluster_power.model=em \
-		kunit.enable=1 kunit.filter_glob='energy_model_cpu_mask*' >/dev/null
+	rm -f "$log"
+	vxu4_boot noem
 	echo "(console log: build/noem-test.log)"
 fi
 clean=$(tr -d '\r' <"$log")

@@ -45,7 +45,7 @@ if [ "${1:-}" = --multiplier ] && [ $# -eq 2 ] && [[ $2 =~ ^[124]$ ]]; then
 	# all three; make check-full boots all three).
 	mults=("$2")
 	logs=("$build/pelt-test-$2.log")
-	boot_kernel "${logs[0]}" vxu4.mode=pelt sched_pelt_multiplier="$2"
+	vxu4_boot "pelt-$2"
 	echo "(console log: build/pelt-test-$2.log)"
 elif [ $# -eq 3 ]; then
 	logs=("$@")
@@ -57,7 +57,7 @@ elif [ $# -eq 0 ]; then
 	for m in "${mults[@]}"; do
 		l=$build/pelt-test-$m.log
 		logs+=("$l")
-		boot_kernel "$l" vxu4.mode=pelt sched_pelt_multiplier="$m" &
+		vxu4_boot "pelt-$m" &
 		pids+=($!)
 		if [ ${#pids[@]} -eq 2 ]; then
 			wait "${pids[0]}"

@@ -39,8 +39,9 @@
 # 1 to 2 min of wall time a step on the debug kernel).
 #
 # Usage: stress-test.sh [--kernel debug] [--short | --reps N] [CONSOLE_LOG]
-#   (no log: boot build/obj's zImage, or build/obj-debug's with --kernel
-#   debug, in vxu4.mode=stress; the console goes to
+#   (no log: boot [boot.stress[-debug][-short|-repsN]] of suites.toml,
+#   one that it declares: build/obj's zImage, or build/obj-debug's with
+#   --kernel debug, in vxu4.mode=stress; the console goes to
 #   build/stress[-debug][-short|-repsN].log)
 
 set -uo pipefail
@@ -54,11 +55,9 @@ if [ "${1:-}" = --kernel ]; then
 	variant=$2
 	shift 2
 fi
-sfx=${variant:+-$variant}	# boot_kernel's: build/obj$sfx
+sfx=${variant:+-$variant}
 logsfx=$sfx
-args=(vxu4.mode=stress)
 if [ "${1:-}" = --short ]; then
-	args+=(vxu4.stress=short)
 	logsfx+=-short
 	shift
 elif [ "${1:-}" = --reps ]; then
@@ -66,7 +65,6 @@ elif [ "${1:-}" = --reps ]; then
 	[1-9] | [1-9][0-9]) ;;
 	*) echo "stress-test.sh: --reps ${2:-}: want a whole number from 1 to 99" >&2; exit 2 ;;
 	esac
-	args+=("vxu4.stress_reps=$2")
 	logsfx+=-reps$2
 	shift 2
 fi
@@ -75,7 +73,7 @@ if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/stress$logsfx.log
-	boot_kernel "$log" "${args[@]}"
+	vxu4_boot "stress$logsfx"
 	echo "(console log: build/stress$logsfx.log)"
 fi
 if [ ! -r "$log" ]; then

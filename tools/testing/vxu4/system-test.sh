@@ -21,7 +21,8 @@
 # make check-debug).
 #
 # Usage: system-test.sh [--kernel debug] [--no-physics] [CONSOLE_LOG]
-#   (with a log: no boot, only assert)
+#   (with a log: no boot, only assert; else the boot system,
+#   system-no-physics or system-debug of suites.toml)
 
 set -uo pipefail
 
@@ -49,12 +50,16 @@ if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/system-test$sfx.log
-	args=(vxu4.mode=check kunit.enable=1)
 	# Without the physics and the bench smoke run (make check's boot;
 	# make check-ci's judges them in this boot); the debug kernel never
 	# measures them (KASAN's checks are not the board's speed).
-	[ -z "$variant" ] && [ "$physics" = 1 ] || args+=(vxu4.physics=0)
-	boot_kernel "$log" "${args[@]}"
+	if [ -n "$variant" ]; then
+		vxu4_boot "system-$variant"
+	elif [ "$physics" = 1 ]; then
+		vxu4_boot system
+	else
+		vxu4_boot system-no-physics
+	fi
 	echo "(console log: build/system-test$sfx.log)"
 fi
 tr -d '\r' <"$log" >"$tmp/log"
