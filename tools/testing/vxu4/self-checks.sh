@@ -15,8 +15,11 @@
 # of a variant it has no fragment for, bench.sh's refusal of an
 # argument it does not know, and what the benches, scripts/vxu4.sh and
 # check.sh refuse before any boot (env-test.sh: every bad setting, HOSTS
-# file, missing build file and row of the list of suites, in a copy of
-# the scripts with fake build files and a stubbed QEMU); and the host
+# file, missing build file and broken entry of the registry of suites, in
+# a copy of the scripts with fake build files and a stubbed QEMU); the
+# test runner on a made-up registry (check-test.sh: its KTAP and closing
+# line, its lanes, a judge after its boot, a log reused only when
+# current); and the host
 # reports (bench-, boost-, idle-, pelt-, timescale-report.py, vxu4log.py)
 # on cut, garbled and impossible console logs, a bad OUT_DIR, --em JSON
 # or stamps, stdout full or closed (reports-test.py). One KTAP document.
@@ -62,6 +65,7 @@ judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" -
 judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
 judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
 judge settings "$top/tools/testing/vxu4/env-test.sh"
+judge check.sh "$top/tools/testing/check-test.sh"
 
 # --- The reports on bad input (reports-test.py: made-up logs, no boot) ---
 judge reports "${vxu4py[@]}" "$top/tools/testing/vxu4/reports-test.py"
