@@ -28,13 +28,13 @@ if [ $# -ge 1 ]; then
 	log=$1
 else
 	log=$build/noem-test.log
+	rm -f "$log"
 	dtb=$build/vxu4-noem-wrap.dtb
 	cp "$build/vxu4-noem.dtb" "$dtb"
 	for m in power-meter-0 power-meter-1; do
 		fdtput -t u "$dtb" "/$m" static-power-microwatt "$wrap_uw" ||
 			{ echo "cannot set /$m's static-power-microwatt in $dtb (fdtput, device-tree-compiler)"; exit 1; }
 	done
-	rm -f "$log"
 	vxu4_boot noem
 	echo "(console log: build/noem-test.log)"
 fi
