@@ -49,8 +49,8 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 	'-D__noreturn=__attribute__((noreturn))'
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
-# The make targets of one suite alone: those that the list of suites
-# names (its TARGET column, tools/testing/check.sh --targets).
+# The make targets of one suite alone: those that the registry of suites
+# names (their "target", tools/testing/check.sh --targets).
 SUITES := tools/testing/vxu4/suites.toml
 SUITE_TARGETS := $(shell tools/testing/check.sh --targets | cut -f1)
 ifeq ($(SUITE_TARGETS),)

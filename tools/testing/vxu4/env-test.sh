@@ -3,10 +3,11 @@
 #
 # What the benches (bench.sh, pelt-, boost-, idle-, timescale-bench.sh,
 # eas-behaviour.sh), the launcher (scripts/vxu4.sh) and the test tiers
-# (check.sh and its list of suites) refuse before anything boots: each
-# bad setting, HOSTS file, missing build file and bad row of the list
-# gives exit 2, one line on stderr naming the variable (or file and
-# line) the user gave, nothing on stdout, no boot started, nothing made
+# (check.sh and its registry of suites, boot.py) refuse before anything
+# boots: each bad setting, HOSTS file, missing build file and broken
+# entry of the registry gives exit 2, one line on stderr naming the
+# variable (or file and line) the user gave, nothing on stdout, no boot
+# started, nothing made
 # in the tree or in /tmp. And what they take: numbers in base 10
 # (ITER=010 is 10 iterations), a good HOSTS file, a zImage by its magic.
 # One KTAP document.
