@@ -61,16 +61,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-TOP = Path(__file__).resolve().parents[2]
+# The registry's folder (suites.toml, registry.py, boot.py), from the top
+# of the tree: the folder above this one that holds scripts/vxu4.sh.
+REGISTRY_DIR = "tools/testing/vxu4"
 sys.dont_write_bytecode = True
-sys.path.insert(0, str(TOP / "tools/testing/vxu4"))
+sys.path.insert(0, str(next((p for p in Path(__file__).resolve().parents
+                             if (p / "scripts/vxu4.sh").is_file()), Path("/")) / REGISTRY_DIR))
 import registry  # noqa: E402
 from registry import Boot, Form, Registry, Suite  # noqa: E402
 
 PROG = "check.sh"
 USAGE = (f"usage: {PROG} [check|ci|full|debug] | --suite TARGET|ID [TIER] | --targets"
          " | --plan [TIER | --suite TARGET|ID [TIER]]")
-BOOT_PY = str(TOP / "tools/testing/vxu4/boot.py")
+TOP = registry.TOP
+BOOT_PY = str(registry.BOOT_PY)
 
 
 def usage() -> int:

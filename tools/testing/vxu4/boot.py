@@ -37,7 +37,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import registry  # noqa: E402
 
-TOP = Path(__file__).resolve().parents[3]
+TOP = registry.TOP
 USAGE = ("usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--disk FILE] "
          "[--console] [KERNEL_ARG...]")
 

@@ -421,8 +421,24 @@ def expand(reg: Registry, argv: tuple[str, ...]) -> list[str]:
     return [LOG_REF.sub(lambda m: reg.boots[m.group(1)].log, a) for a in argv]
 
 
+# The registry, this module and boot.py live together; the top of the
+# tree is the folder above that holds scripts/vxu4.sh.
+HOME = Path(__file__).resolve().parent
+BOOT_PY = HOME / "boot.py"
+
+
+def find_top(start: Path) -> Path:
+    for p in (start, *start.parents):
+        if (p / "scripts/vxu4.sh").is_file():
+            return p
+    return start
+
+
+TOP = find_top(HOME)
+
+
 def default_path(top: Path) -> Path:
-    return top / "tools/testing/vxu4/suites.toml"
+    return HOME / "suites.toml"
 
 
 def environ() -> dict[str, str]:
