@@ -394,7 +394,7 @@ def run(reg: Registry, tier: str | None, alone: Suite | None, alone_name: str) -
         env = registry.environ()
         if name == "host":
             env["VXU4_ISOLATE"] = "0"
-        passes = [("iso", "any")] if name == "iso" else [("host",), ("any",)]
+        passes: list[tuple[str, ...]] = [("iso", "any")] if name == "iso" else [("host",), ("any",)]
         for lanes in passes:
             for r in rows:
                 if r.lane not in lanes:

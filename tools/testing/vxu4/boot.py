@@ -28,7 +28,6 @@ broken registry, one line naming it.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -110,10 +109,11 @@ def main(argv: list[str]) -> int:
             pass
         except OSError as e:
             return fail(f"cannot remove {p} ({e.strerror})")
-    out = sys.stderr if console else subprocess.DEVNULL
+    out: int = 2 if console else subprocess.DEVNULL
     try:
         rc = subprocess.run([str(TOP / "scripts/vxu4.sh"), "boot", *args], env=env,
                             stdout=out, stdin=subprocess.DEVNULL).returncode
+        rc = int(rc)
     except KeyboardInterrupt:
         return 130
     if rc == 2 or not log.parent.is_dir():
