@@ -27,6 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
+import vxu4trace  # noqa: E402
 
 MULTS = (1, 2, 4)
 # (key, column title, format)
@@ -46,12 +47,30 @@ def die(msg, code=1):
     sys.exit(code)
 
 
-def parse(log: str, mult: int) -> tuple[dict[int, dict[str, float]],
-                                       list[tuple[float, int, int]], int]:
+def ramp_lines(lg: vxu4log.Log, out: str, mult: int) -> list[str]:
+    """The RampUp runs' "@pelt_ramp" and "@pelt_util" lines, from the
+    trace.dat each iteration's run sent (written as
+    OUT/traces/pelt-MULT-runI.dat; vxu4trace.pelt_ramp()) and the setup's
+    A15 OPP of 70% ("@pelt_bench opp_khz=")."""
+    traces = os.path.join(out, "traces")
+    os.makedirs(traces, exist_ok=True)
+    bench = lg.records("pelt_bench")
+    lines: list[str] = []
+    for it, sh in sorted(vxu4trace.shipped(lg, "pelt", traces, f"pelt-{mult}-run").items()):
+        opp = bench[0].need_int("opp_khz", 1) if bench else sh.rec.need_int("opp_khz", 1)
+        lines += vxu4trace.pelt_ramp(vxu4trace.read_events(sh.path), it, opp,
+                                     sh.rec.need_int("fq0", 0))
+    return lines
+
+
+def parse(log: str, mult: int, out: str) -> tuple[dict[int, dict[str, float]],
+                                                  list[tuple[float, int, int]], int]:
     """The runs of one boot: {iter: {metric: value}}, its util samples,
-    its iteration count (from @pelt_bench_done)."""
-    lg = vxu4log.Log(log, "run make pelt-bench",
-                     "run make pelt-bench again (the log is cut or garbled)")
+    its iteration count (from @pelt_bench_done). The RampUp runs' lines
+    from their traces (ramp_lines()), after the log's own."""
+    fix = "run make pelt-bench again (the log is cut or garbled)"
+    lg = vxu4log.Log(log, "run make pelt-bench", fix)
+    lg = vxu4log.Log(log, "run make pelt-bench", fix, lg.lines + ramp_lines(lg, out, mult))
     errors = lg.at("pelt_error")
     if errors:
         die(f"{log}: the guest reported errors: {'; '.join(errors)}")
@@ -134,7 +153,7 @@ def main() -> None:
     for m, arg in zip(MULTS, logs):
         allruns[m], utils[m], iters[m] = {}, None, 0
         for log in arg.split(","):
-            runs, util, n = parse(log, m)
+            runs, util, n = parse(log, m, out)
             for it in sorted(runs):
                 allruns[m][iters[m] + it] = runs[it]
             iters[m] += n
