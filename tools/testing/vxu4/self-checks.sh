@@ -9,7 +9,10 @@
 # a change, the energy against the overutilized time) and its tables'
 # layout, and the trace
 # reader build/trace-events on a made trace.dat, whole, cut and corrupt
-# (trace-events-test.sh), and the static checks' own tests on throwaway
+# (trace-events-test.sh), the host's reduction of the benches' traces
+# (vxu4trace.py: busy time at each OPP, RampUp, a trace shipped in a log,
+# whole, cut or garbled) on made-up traces with known answers
+# (trace-test.py), and the static checks' own tests on throwaway
 # inputs: commit-subjects.sh on a git repository of good and bad commits
 # (tools/testing/commit-subjects-test.sh), kernel-variant.sh's refusal
 # of a variant it has no fragment for, bench.sh's refusal of an
@@ -63,6 +66,7 @@ judge() {
 judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py" --self-check "$dtb"
 judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
 judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
+judge vxu4trace "${vxu4py[@]}" "$top/tools/testing/vxu4/trace-test.py"
 judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
 judge settings "$top/tools/testing/vxu4/env-test.sh"
 judge check.sh "$top/tools/testing/check-test.sh"
