@@ -137,29 +137,14 @@ def read_stamps(stamps: str, runs: list[dict[str, str]]) -> None:
             r["host_ms"] = f"{(end[rid][0] - start[rid]) * 1000:.0f}"
 
 
-def trace_keys(lg: vxu4log.Log, out: str, boot: str) -> dict[int, str]:
-    """The keys of each rt-app run's trace (vxu4trace.opp_busy()), by run:
-    from the trace.dat the guest sent (written as OUT/traces/BOOT-runR.dat)
-    and its "@bench_trace" line."""
-    traces = os.path.join(out, "traces")
-    os.makedirs(traces, exist_ok=True)
-    keys = {}
-    for run, sh in vxu4trace.shipped(lg, "bench", traces, f"{boot}-run").items():
-        keys[run] = vxu4trace.opp_busy(vxu4trace.read_events(sh.path),
-                                       vxu4trace.BenchRun.of(sh.rec))
-    return keys
-
-
 def parse_log(log: str, boot: str, out: str) -> tuple[list[dict[str, str]], list[str],
                                                      dict[str, Any]]:
     """Runs, errors, calibration and completeness of one console log; the
-    rt-app runs' traces reduced (trace_keys()), their keys added to the
-    runs' lines."""
+    rt-app runs with their traces' keys (vxu4trace.bench_records())."""
     runs: list[dict[str, str]] = []
     errors: list[str] = []
     info: dict[str, Any] = {"boot": boot, "done": False}
     lg = vxu4log.Log(log, "give the console log of a bench boot", LOG_FIX)
-    traced = trace_keys(lg, out, boot)
     errors += [f"{boot}: {e}" for e in lg.at("bench_error")]
     for rec in lg.records("bench_calibration"):
         info.update(rec.fields)
@@ -169,10 +154,9 @@ def parse_log(log: str, boot: str, out: str) -> tuple[list[dict[str, str]], list
     for rec in lg.records("bench_done"):
         info["done"] = True
         info["runs_said"] = rec.opt_int("runs")
-    for rec in lg.records("bench"):
-        if rec.words[:1] == ["rtapp"] and rec.opt_int("run", 1) in traced:
-            rec = vxu4log.Record(rec.kind, rec.text + traced[rec.need_int("run", 1)], rec.path,
-                                 rec.line, rec.fix)
+    # The rt-app runs' traces, reduced: their trace.dat files in
+    # OUT_DIR/traces/BOOT-runR.dat.
+    for rec in vxu4trace.bench_records(lg, os.path.join(out, "traces"), f"{boot}-run"):
         runs.append(run_of(rec, boot, errors))
     stamps = log[:-4] + ".stamps" if log.endswith(".log") else None
     if stamps and os.path.lexists(stamps):

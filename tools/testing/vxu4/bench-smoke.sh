@@ -7,7 +7,8 @@
 # on) and b (off): every run has its keys, by name, with sane values
 # (energy on both cluster meters, guest time, the CPU speed emulation's
 # counters and shortfall, busy time split into user, system and irq, busy
-# time per OPP from the trace), start and end
+# time per OPP from the trace, which the host reduces from the trace.dat
+# each run sent out), start and end
 # markers; EAS was on and then off (the kernel's own "stopping EAS" /
 # "starting EAS"); and bench-report.py made its tables, CSV, JSON and
 # plot, with the energy computed from the EM and the trace agreeing with
@@ -33,6 +34,15 @@ fi
 errors=$(at bench_error)
 if [ -z "$errors" ]; then ok "the guest bench reported no error"; else nok "the guest bench reported no error" "$errors"; fi
 
+# The runs' lines, an rt-app run's with the keys of its trace, reduced on
+# the host from the trace.dat the run sent (vxu4trace.py).
+if lines=$("${vxu4py[@]}" "$top/tools/testing/vxu4/vxu4trace.py" bench "$log" "$out/traces" 2>"$out/trace.err"); then
+	ok "the rt-app runs' traces came out whole and were read on the host"
+else
+	nok "the rt-app runs' traces came out whole and were read on the host" "$(cat "$out/trace.err")"
+	lines=$(at bench)
+fi
+
 # key LINE NAME: the value of NAME= in LINE (empty if absent).
 key() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
 
@@ -50,7 +60,7 @@ sum() {
 }
 
 for eas in 1 0; do
-	r=$(at bench | grep "^rtapp .* eas=$eas " | head -1)
+	r=$(echo "$lines" | grep "^rtapp .* eas=$eas " | head -1)
 	if [ -z "$r" ]; then
 		nok "rt-app ran with EAS $eas" "no '@bench rtapp ... eas=$eas' line"
 		continue
@@ -126,7 +136,7 @@ for eas in 1 0; do
 		nok "rt-app, EAS $eas: overutilized time from the trace" \
 			"overutilized_us=$ou overutilized_unknown_us=$unk over $g ms (with EAS: events within the run's first half; without: none)"
 	fi
-	h=$(at bench | grep "^hackbench .* eas=$eas " | head -1)
+	h=$(echo "$lines" | grep "^hackbench .* eas=$eas " | head -1)
 	if [ -n "$h" ] && is_int "$(key "$h" guest_ms)" 1; then
 		ok "hackbench ran with EAS $eas: $(key "$h" guest_ms) ms"
 	else
@@ -136,7 +146,7 @@ for eas in 1 0; do
 done
 
 # Every run between its markers, and the guest said it was done.
-runs=$(at bench | sed -n 's/.* run=\([0-9]*\) .*/\1/p' | sort -n | paste -sd,)
+runs=$(echo "$lines" | sed -n 's/.* run=\([0-9]*\) .*/\1/p' | sort -n | paste -sd,)
 starts=$(at bench_start | sed -n 's/^run=\([0-9]*\).*/\1/p' | sort -n | paste -sd,)
 ends=$(at bench_end | sed -n 's/^run=\([0-9]*\).*/\1/p' | sort -n | paste -sd,)
 done_runs=$(at bench_done | sed -n 's/^runs=//p')

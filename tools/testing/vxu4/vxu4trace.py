@@ -23,6 +23,13 @@ the kernel's ns2usecs()), byte for byte: the host tests
 (tools/testing/vxu4/trace-test.py) hold their numbers on a made-up trace.
 A trace that cannot be read (cut, garbled, not shipped whole) is a
 vxu4log.LogError naming the log or the file.
+
+  vxu4trace.py bench LOG OUT_DIR   the text after "@bench " of each of
+                                   LOG's "@bench" lines, an rt-app run's
+                                   with its trace's keys (bench_traces():
+                                   the trace.dat files in OUT_DIR)
+
+Exit: 0, or 2 for bad usage or input that cannot be read (one line).
 """
 
 import base64
@@ -33,10 +40,12 @@ import json
 import os
 import re
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import Sequence
 
-import vxu4log
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vxu4log  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 TRACE_FIX = "make trace-events is built (make tools) and the trace.dat whole"
@@ -109,7 +118,7 @@ class Shipped:
 def shipped(lg: vxu4log.Log, tag: str, out: str, prefix: str) -> dict[int, Shipped]:
     """The traces LOG's guest sent as "@TAG_trace run=R ... bytes=N
     sha256=HEX" and "@TAG_tdat R BASE64" lines, by run: each written,
-    gunzipped, as OUT/PREFIXR.dat. Raises LogError naming the log's line
+    gunzipped, as OUT/PREFIXR.dat (OUT made if need be, only then). Raises LogError naming the log's line
     when a trace is not there whole (a cut log, a garbled line)."""
     data: dict[int, list[str]] = {}
     tdat = f"@{tag}_tdat "
@@ -134,6 +143,7 @@ def shipped(lg: vxu4log.Log, tag: str, out: str, prefix: str) -> dict[int, Shipp
             raw = gzip.decompress(blob)
         except (OSError, EOFError) as e:
             raise rec.error("", f"the trace.dat of run {run} is not gzip ({e})") from None
+        os.makedirs(out, exist_ok=True)
         path = os.path.join(out, f"{prefix}{run}.dat")
         with open(path, "wb") as f:
             f.write(raw)
@@ -310,6 +320,27 @@ def opp_busy(events: Sequence[Event], run: BenchRun) -> str:
     return out
 
 
+def bench_traces(lg: vxu4log.Log, out: str, prefix: str) -> dict[int, str]:
+    """The keys of each traced bench run of LOG (opp_busy()), by run: from
+    the trace.dat its guest sent (written as OUT/PREFIXR.dat) and its
+    "@bench_trace" line."""
+    return {run: opp_busy(read_events(sh.path), BenchRun.of(sh.rec))
+            for run, sh in shipped(lg, "bench", out, prefix).items()}
+
+
+def bench_records(lg: vxu4log.Log, out: str, prefix: str) -> list[vxu4log.Record]:
+    """LOG's "@bench" Records, an rt-app run's with its trace's keys
+    added at its end (bench_traces())."""
+    traced = bench_traces(lg, out, prefix)
+    recs = []
+    for rec in lg.records("bench"):
+        run = rec.opt_int("run", 1)
+        if rec.words[:1] == ["rtapp"] and run in traced:
+            rec = vxu4log.Record(rec.kind, rec.text + traced[run], rec.path, rec.line, rec.fix)
+        recs.append(rec)
+    return recs
+
+
 def awk_ms(e: Event) -> float:
     """The event's time in ms as the guest's awk had it: the text's
     "SECONDS.USECS" times 1000, in floating point."""
@@ -375,3 +406,18 @@ def pelt_ramp(events: Sequence[Event], it: int, opp: int, fq0: int) -> list[str]
     if it == 1:
         out += [f"@pelt_util iter=1 t_ms={t - t0:.2f} util={u} cpu={c}" for t, u, c in samples]
     return out
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) == 4 and argv[1] == "bench":
+        vxu4log.out_dir(argv[3], create=True)
+        lg = vxu4log.Log(argv[2], "give the console log of a bench boot")
+        for rec in bench_records(lg, argv[3], "run"):
+            print(rec.text)
+        return 0
+    print(__doc__.split("\n\n")[-2], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    vxu4log.guard(lambda: main(sys.argv))
