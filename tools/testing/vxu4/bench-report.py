@@ -164,18 +164,6 @@ def parse_log(log: str, boot: str, out: str) -> tuple[list[dict[str, str]], list
     return runs, errors, info
 
 
-def load_em(path: str) -> dict[str, list[tuple[int, int]]]:
-    """{cluster: [(kHz, uW), ...] ascending} from eas-em compute --json."""
-    out = {}
-    for pd in vxu4log.em_domains(path):
-        cl = "a7" if min(pd.cpus) < 4 else "a15"
-        out[cl] = sorted((s.frequency_khz, s.power_uw or 0) for s in pd.states)
-    if set(out) != set(CLUSTERS):
-        raise vxu4log.LogError(path, 0, "perf_domains", "want the perf domains of both "
-                               f"clusters (CPUs 0-3, 4-7), got {sorted(out)}", vxu4log.EM_FIX)
-    return out
-
-
 def load_idle(dtb):
     """{cluster: [(kHz, leakage uW, WFI uW a CPU), ...]} of the DTB's meters."""
     out = {}
@@ -669,7 +657,7 @@ def main() -> int:
             agree = math.nan
         if not math.isfinite(agree) or agree < 0:
             die(f"--agree {opts['agree']}: want a percentage >= 0, e.g. 1")
-    em = load_em(opts["em"]) if opts["em"] else None
+    em = vxu4log.em_clusters(opts["em"]) if opts["em"] else None
     idle = load_idle(opts["idle"]) if opts["idle"] else None
 
     runs, errors, boots = [], [], []

@@ -16,8 +16,9 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
 and, for the reports: Log(PATH) (a log read once; its records(KIND):
 each line a Record whose typed accessors, need_int(KEY) and the like,
 raise LogError naming the file, the line and the key), em_domains(PATH)
-(eas-em's JSON, its shape checked), out_dir(PATH) (OUT_DIR checked before
-anything is written), guard(MAIN) (a report's top: a LogError or a write
+(eas-em's JSON, its shape checked: the one reader of it) and
+em_clusters(PATH) (its two clusters' power at each OPP), out_dir(PATH)
+(OUT_DIR checked before anything is written), guard(MAIN) (a report's top: a LogError or a write
 that failed, stdout's included, is one line and exit 2), report_args(DOC)
 (their command line), at_lines(LINES, KIND), mean_rsd(VALUES),
 mann_whitney(A, B), table(HEAD, ROWS), write_report(OUT, LINES) and
@@ -500,6 +501,21 @@ def em_domains(path: str, text: str | None = None, power: bool = True) -> list[P
             raise bad(f"{w}.name", "a string")
         out.append(PerfDomain(name, cpus, whole(pd.get("capacity"), f"{w}.capacity", 0, True),
                               whole(pd.get("flags"), f"{w}.flags", 0, True), sts))
+    return out
+
+
+def em_clusters(path: str) -> dict[str, list[tuple[int, int]]]:
+    """The board's two clusters in eas-em's JSON at PATH (em_domains()):
+    {"a7": [(kHz, uW), ...], "a15": [...]}, each ascending; a7 the perf
+    domain of CPUs 0-3, a15 of 4-7. Raises LogError naming PATH if it
+    holds other domains."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for pd in em_domains(path):
+        cl = "a7" if min(pd.cpus) < 4 else "a15"
+        out[cl] = sorted((s.frequency_khz, s.power_uw or 0) for s in pd.states)
+    if set(out) != {"a7", "a15"}:
+        raise LogError(path, 0, "perf_domains", "want the perf domains of both "
+                       f"clusters (CPUs 0-3, 4-7), got {sorted(out)}", EM_FIX)
     return out
 
 
