@@ -53,7 +53,6 @@ def ramp_lines(lg: vxu4log.Log, out: str, mult: int) -> list[str]:
     OUT/traces/pelt-MULT-runI.dat; vxu4trace.pelt_ramp()) and the setup's
     A15 OPP of 70% ("@pelt_bench opp_khz=")."""
     traces = os.path.join(out, "traces")
-    os.makedirs(traces, exist_ok=True)
     bench = lg.records("pelt_bench")
     lines: list[str] = []
     for it, sh in sorted(vxu4trace.shipped(lg, "pelt", traces, f"pelt-{mult}-run").items()):
