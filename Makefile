@@ -121,7 +121,8 @@ $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
 GUEST_MODES := check physics pelt stress report boost idle bench pelt-bench \
 	idle-bench boost-bench timescale-bench eas-behaviour fidelity board-bench
 GUEST_TOOLS := $(GUEST_MODES:%=$(BUILD)/guest-tools/usr/bin/vxu4-%) \
-	$(BUILD)/guest-tools/usr/lib/vxu4/lib $(BUILD)/guest-tools/usr/bin/eas-work \
+	$(BUILD)/guest-tools/usr/lib/vxu4/lib $(BUILD)/guest-tools/usr/lib/vxu4/bench-configs \
+	$(BUILD)/guest-tools/usr/bin/eas-work \
 	$(BUILD)/guest-tools/usr/bin/vxu4-probe $(BUILD)/guest-tools/usr/bin/eas-bench
 $(BUILD)/guest-tools/usr/bin/vxu4-%: tools/testing/vxu4/guest/%
 	@mkdir -p $(dir $@)
@@ -131,6 +132,10 @@ $(BUILD)/guest-tools/usr/bin/eas-bench: tools/power/eas/eas-bench
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 $(BUILD)/guest-tools/usr/lib/vxu4/lib: tools/testing/vxu4/guest/lib
+	@mkdir -p $(dir $@)
+	install -m 644 $< $@
+# make bench's configurations, as the guest's vxu4-bench reads them.
+$(BUILD)/guest-tools/usr/lib/vxu4/bench-configs: tools/testing/vxu4/bench-configs
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
 $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps

@@ -1,20 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: the reference EAS experiments in the virtual XU4, four ways,
+# make bench: the reference EAS experiments in the virtual XU4, in the
+# configurations of tools/testing/vxu4/bench-configs (the one definition
+# of them: each one's letter, board, sched_energy_aware, what it is),
 # tabulated as the seed's tables (tools/testing/vxu4/bench-report.py):
-#   a  the series: EM + EAS           boot 1, build/vxu4.dtb
-#   b  EM with sched_energy_aware=0   boot 1 (a and b take turns)
-#   c  no EM (no dynamic-power-coefficient; EAS cannot run), SCHED_MC's
-#      cluster level kept             boot 2, build/vxu4-noem.dtb
-#   d  no EM and no cpu-map: one sched domain level, the seed's "without
-#      patches"                       boot 3, build/vxu4-noem-nomc.dtb
+#   a, b  EM + EAS (the series), and EM with sched_energy_aware=0: one
+#         boot of build/vxu4.dtb, a and b taking turns (ab1, ab2)
+#   c     no EM, the cluster sched domain level kept: build/vxu4-noem.dtb
+#   d     no EM and no cpu-map, one sched domain level (the seed's
+#         "without patches"): build/vxu4-noem-nomc.dtb
+# The guest is told which configurations it runs (vxu4.bench_cfg=) and
+# checks that it booted their board.
 # Boots run two at a time (each QEMU uses one host core under -icount).
 # Without an EM the cluster meters count no dynamic power, so the energy
 # of every configuration is computed the same way: the EM power of each
 # OPP (tools/power/eas/eas-em from build/vxu4.dtb) times the busy time of
-# each cluster's CPUs at that OPP (the guest's trace); for a and b it is
-# checked against the meters.
+# each cluster's CPUs at that OPP (from each run's trace.dat, which the
+# guest sends out on the console and bench-report.py reduces with
+# tools/testing/vxu4/vxu4trace.py); for a and b it is checked against
+# the meters.
 #
 # --seed: the seed's run as the seed and Arm ran it (make bench-seed): the
 # defaults below become ITER=10 TASKS=24,24@a7 DURATION=30 (Arm's EAS
@@ -42,7 +47,7 @@
 #                  hackbench's 10 groups, about 1000 times the work:
 #                  hours a run; 0: no hackbench; at most 100000)
 #   HB_GROUPS=4    hackbench -g, 1 to 100
-#   CONFIGS=a,b,c,d  the configurations to run
+#   CONFIGS=a,b,c,d  the configurations to run (bench-configs' letters)
 #   TIME_SCALE=8   the guest's time scale K, 1 to 64 (scripts/vxu4.sh's
 #                  VXU4_TIME_SCALE, taken when TIME_SCALE is unset): a
 #                  guest ns holds K instructions, so
@@ -82,7 +87,8 @@
 # ab2.log; with HOSTS ab-I.log, ...), the host's arrival times of the run
 # markers (NAME.stamps) and the exit status (NAME.rc) of each boot
 # (tools/testing/vxu4/bench-job.sh), em.json, runs.csv, summary.json,
-# bench.png, report.txt; with HOSTS jobs.txt and parallel's hosts.joblog.
+# bench.png, report.txt, traces/ (each rt-app run's trace.dat); with HOSTS
+# jobs.txt and parallel's hosts.joblog.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -112,7 +118,16 @@ tasks=$(env_match TASKS "$d_tasks" '[1-9][0-9]{0,2}(@a15|@a7)?(,[1-9][0-9]{0,2}(
 duration=$(env_int DURATION "$d_duration" 1 3600 "guest seconds of each rt-app run; rt-app never ends a run of 0") || exit
 hb=$(env_int HB_LOOPS "$d_hb" 0 100000 "hackbench's loops; 0: no hackbench") || exit
 hbg=$(env_int HB_GROUPS "$d_hbg" 1 100 "hackbench's groups") || exit
-configs=$(env_match CONFIGS a,b,c,d '[abcd](,[abcd])*' "some of a,b,c,d, comma-separated, e.g. a,b,c,d") || exit
+# The configurations: tools/testing/vxu4/bench-configs, the one definition
+# of them ("CFG DTB EAS LEVELS" a line, the file checked by vxu4log.py).
+cfglist=$(python3 "$top/tools/testing/vxu4/vxu4log.py" bench-configs) || exit 2
+declare -A cfg_dtb cfg_eas
+letters=
+while read -r l dtb eas _; do
+	cfg_dtb[$l]=$dtb cfg_eas[$l]=$eas letters+=$l
+done <<<"$cfglist"
+all=$(echo "$letters" | sed 's/./&,/g; s/,$//')
+configs=$(env_match CONFIGS "$all" "[$letters](,[$letters])*" "some of $all (tools/testing/vxu4/bench-configs), comma-separated, e.g. $all") || exit
 parallel=$(env_match PARALLEL 1 '[01]' "0 or 1") || exit
 # TIME_SCALE, or scripts/vxu4.sh's own VXU4_TIME_SCALE when it is unset.
 scale=$(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) || exit
@@ -131,9 +146,21 @@ if [ -z "$kernel" ]; then
 fi
 initrd=$(env_initrd bench) || exit
 plugin=$(env_plugin bench) || exit
+# The configurations that set sched_energy_aware (the EM board's) share a
+# boot on their DTB and take turns in it: its boots are named after all
+# of them (ab1, ab2; with HOSTS ab-I), $turns; those of CONFIGS are
+# $ab. Each other one boots alone on its DTB, named after its letter
+# ($solo).
+turns='' turns_dtb='' ab='' solo=()
+for l in $(echo "$letters" | grep -o .); do
+	[ "${cfg_eas[$l]}" = - ] || turns+=$l turns_dtb=${cfg_dtb[$l]}
+	[[ ,$configs, == *,$l,* ]] || continue
+	if [ "${cfg_eas[$l]}" = - ]; then solo+=("$l"); else ab+=${ab:+,}$l; fi
+done
+# build/vxu4.dtb: the EM (eas-em) of every configuration's energy.
 env_dtb bench - vxu4.dtb >/dev/null || exit
-if [[ ,$configs, == *,c,* ]]; then env_dtb bench - vxu4-noem.dtb >/dev/null || exit; fi
-if [[ ,$configs, == *,d,* ]]; then env_dtb bench - vxu4-noem-nomc.dtb >/dev/null || exit; fi
+[ -z "$ab" ] || env_dtb bench - "$turns_dtb" >/dev/null || exit
+for l in "${solo[@]}"; do env_dtb bench - "${cfg_dtb[$l]}" >/dev/null || exit; done
 eas_em=$top/tools/power/eas/eas-em
 [ -x "$eas_em" ] || env_bad "$eas_em is missing: run 'make tools' (make bench does)"
 out=$(env_out_dir BENCH_OUT "$build/bench/$(date +%Y%m%d-%H%M%S)") || exit
@@ -145,9 +172,6 @@ fi
 "$eas_em" compute --json "$build/vxu4.dtb" >"$out/em.json" 2>"$out/em.err" ||
 	{ cat "$out/em.err" >&2 || true; env_bad "eas-em could not compute the EM of $build/vxu4.dtb"; }
 
-ab=$(echo "$configs" | tr ',' '\n' | grep '[ab]' | sort -u | paste -sd, || true)
-c=$(echo "$configs" | tr ',' '\n' | grep -c c || true)
-d=$(echo "$configs" | tr ',' '\n' | grep -c d || true)
 ncases=$(echo "$tasks" | tr ',' '\n' | grep -c .)
 
 # Time limit of a boot running NCFG configurations for N iterations:
@@ -216,9 +240,10 @@ if [ -n "$hosts" ]; then
 		build/zImage build/initramfs.cpio.gz build/insn-count.so)
 	jobs=()
 	for i in $(seq "$iter"); do
-		[ -z "$ab" ] || jobs+=("ab-$i $(budget "$nab" 1) vxu4.dtb $ab $i")
-		[ "$c" -eq 0 ] || jobs+=("c-$i $(budget 1 1) vxu4-noem.dtb c $i")
-		[ "$d" -eq 0 ] || jobs+=("d-$i $(budget 1 1) vxu4-noem-nomc.dtb d $i")
+		[ -z "$ab" ] || jobs+=("$turns-$i $(budget "$nab" 1) $turns_dtb $ab $i")
+		for l in "${solo[@]}"; do
+			jobs+=("$l-$i $(budget 1 1) ${cfg_dtb[$l]} $l $i")
+		done
 	done
 	for j in "${jobs[@]}"; do
 		read -r n _ dtb _ <<<"$j"
@@ -253,24 +278,24 @@ else
 	# (one boot, about a minute, counted as one unit).
 	n1=$iter
 	if [ "$parallel" = 1 ] && [ "$nab" -gt 0 ]; then
-		n1=$(( (iter * (nab + (c > 0 ? 1 : 0) + (d > 0 ? 1 : 0)) + 1 + nab) / (2 * nab) ))
+		n1=$(( (iter * (nab + ${#solo[@]}) + 1 + nab) / (2 * nab) ))
 		[ "$n1" -le "$iter" ] || n1=$iter
 		[ "$n1" -ge 1 ] || n1=1
 	fi
 	slot1() {
 		[ -n "$ab" ] || return 0
-		boot ab1 "$build/vxu4.dtb" "$ab" "$nab" "$n1" 1
+		boot "${turns}1" "$build/$turns_dtb" "$ab" "$nab" "$n1" 1
 	}
 	slot2() {
-		[ "$c" -eq 0 ] || boot c "$build/vxu4-noem.dtb" c 1 "$iter" 1
-		[ "$d" -eq 0 ] || boot d "$build/vxu4-noem-nomc.dtb" d 1 "$iter" 1
+		for l in "${solo[@]}"; do
+			boot "$l" "$build/${cfg_dtb[$l]}" "$l" 1 "$iter" 1
+		done
 		[ -z "$ab" ] || [ "$n1" -ge "$iter" ] ||
-			boot ab2 "$build/vxu4.dtb" "$ab" "$nab" $((iter - n1)) $((n1 + 1))
+			boot "${turns}2" "$build/$turns_dtb" "$ab" "$nab" $((iter - n1)) $((n1 + 1))
 	}
-	[ -z "$ab" ] || { names+=(ab1); logs+=("$out/ab1.log"); }
-	[ "$c" -eq 0 ] || { names+=(c); logs+=("$out/c.log"); }
-	[ "$d" -eq 0 ] || { names+=(d); logs+=("$out/d.log"); }
-	[ -z "$ab" ] || [ "$n1" -ge "$iter" ] || { names+=(ab2); logs+=("$out/ab2.log"); }
+	[ -z "$ab" ] || { names+=("${turns}1"); logs+=("$out/${turns}1.log"); }
+	for l in "${solo[@]}"; do names+=("$l"); logs+=("$out/$l.log"); done
+	[ -z "$ab" ] || [ "$n1" -ge "$iter" ] || { names+=("${turns}2"); logs+=("$out/${turns}2.log"); }
 	if [ "$parallel" = 1 ]; then
 		slot1 &
 		slot2 &

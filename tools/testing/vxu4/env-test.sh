@@ -35,7 +35,8 @@ cp "$top/scripts/vxu4.sh" "$fake/scripts/"
 cp "$top/tools/testing/ktap.sh" "$top/tools/testing/check.sh" "$top/tools/testing/check.py" \
 	"$fake/tools/testing/"
 for f in env-lib.sh dtb-lib.sh bench.sh bench-job.sh pelt-bench.sh boost-bench.sh \
-	idle-bench.sh timescale-bench.sh fidelity.sh eas-behaviour.sh suites.toml registry.py boot.py; do
+	idle-bench.sh timescale-bench.sh fidelity.sh eas-behaviour.sh suites.toml registry.py boot.py \
+	bench-configs vxu4log.py; do
 	cp "$top/tools/testing/vxu4/$f" "$fake/tools/testing/vxu4/"
 done
 zimage=$fake/build/obj/arch/arm/boot/zImage

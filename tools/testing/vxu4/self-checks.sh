@@ -12,7 +12,10 @@
 # (trace-events-test.sh), the host's reduction of the benches' traces
 # (vxu4trace.py: busy time at each OPP, RampUp, a trace shipped in a log,
 # whole, cut or garbled) on made-up traces with known answers
-# (trace-test.py), and the static checks' own tests on throwaway
+# (trace-test.py), make bench's configurations against their one
+# definition (bench-configs-test.py: the file, docs/benches.md's table,
+# bench-report.py's names, broken copies refused), and the static
+# checks' own tests on throwaway
 # inputs: commit-subjects.sh on a git repository of good and bad commits
 # (tools/testing/commit-subjects-test.sh), kernel-variant.sh's refusal
 # of a variant it has no fragment for, bench.sh's refusal of an
@@ -67,6 +70,7 @@ judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py"
 judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
 judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
 judge vxu4trace "${vxu4py[@]}" "$top/tools/testing/vxu4/trace-test.py"
+judge bench-configs "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-configs-test.py"
 judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
 judge settings "$top/tools/testing/vxu4/env-test.sh"
 judge check.sh "$top/tools/testing/check-test.sh"

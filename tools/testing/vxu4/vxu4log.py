@@ -12,12 +12,18 @@ Python tools (import it) and for the shell suites (lib.sh calls it):
   vxu4log.py em-cpus EM.json        per CPU, from "eas-em compute --json":
                                     "cpu=N capacity=C fmax_khz=F
                                     power=KHZ:UW,KHZ:UW,..."
+  vxu4log.py bench-configs [--markdown]
+                                    make bench's configurations
+                                    (bench-configs, bench_configs()):
+                                    "CFG DTB EAS LEVELS" a line, or
+                                    docs/benches.md's table of them
 
 and, for the reports: Log(PATH) (a log read once; its records(KIND):
 each line a Record whose typed accessors, need_int(KEY) and the like,
 raise LogError naming the file, the line and the key), em_domains(PATH)
 (eas-em's JSON, its shape checked: the one reader of it) and
-em_clusters(PATH) (its two clusters' power at each OPP), out_dir(PATH)
+em_clusters(PATH) (its two clusters' power at each OPP), bench_configs()
+(make bench's configurations, from bench-configs), out_dir(PATH)
 (OUT_DIR checked before anything is written), guard(MAIN) (a report's top: a LogError or a write
 that failed, stdout's included, is one line and exit 2), report_args(DOC)
 (their command line), at_lines(LINES, KIND), mean_rsd(VALUES),
@@ -531,6 +537,79 @@ def em_cpus(path: str) -> list[str]:
     return [rows[c] for c in sorted(rows)]
 
 
+BENCH_CONFIGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-configs")
+BENCH_CONFIGS_FIX = "give each line as CFG|DTB|EAS|LEVELS|NAME|MEANING (the file's head says how)"
+
+
+@dataclass
+class BenchConfig:
+    """One of make bench's configurations (tools/testing/vxu4/bench-configs):
+    its letter, the DTB it boots (a name in build/), the
+    sched_energy_aware it sets (None: no EM, nothing set), its boards'
+    sched domain levels, its short name and what it means (Markdown)."""
+    cfg: str
+    dtb: str
+    eas: int | None
+    levels: int
+    name: str
+    meaning: str
+
+
+def bench_configs(path: str = BENCH_CONFIGS) -> list[BenchConfig]:
+    """make bench's configurations, in the file's order: the one
+    definition of them. Raises LogError naming PATH and the line that is
+    not one (or a letter given twice, or configurations that set
+    sched_energy_aware, and so share a boot, on different DTBs)."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise LogError(path, 0, "", e.strerror or str(e), "restore it from git") from None
+    out: list[BenchConfig] = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        parts = line.split("|")
+
+        def bad(why: str) -> LogError:
+            return LogError(path, n, escape(line), why, BENCH_CONFIGS_FIX)
+        if len(parts) != 6:
+            raise bad(f"{len(parts)} fields, want 6")
+        cfg, dtb, eas, levels, name, meaning = parts
+        if not re.fullmatch(r"[a-z]", cfg) or cfg in (c.cfg for c in out):
+            raise bad("CFG: want a letter a-z, not given before")
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+\.dtb", dtb):
+            raise bad("DTB: want a file name ending in .dtb")
+        if eas not in ("0", "1", "-"):
+            raise bad("EAS: want 1, 0 or -")
+        if levels not in ("1", "2"):
+            raise bad("LEVELS: want 1 or 2")
+        if not name or not meaning:
+            raise bad("NAME and MEANING: want some text")
+        out.append(BenchConfig(cfg, dtb, None if eas == "-" else int(eas), int(levels), name,
+                               meaning))
+    if not out:
+        raise LogError(path, 0, "", "no configuration in it", BENCH_CONFIGS_FIX)
+    if len({c.dtb for c in out if c.eas is not None}) > 1:
+        raise LogError(path, 0, "", "the configurations that set sched_energy_aware take turns"
+                       " in one boot: want them on one DTB", BENCH_CONFIGS_FIX)
+    return out
+
+
+def bench_configs_table(cfgs: Sequence[BenchConfig]) -> list[str]:
+    """The configurations as docs/benches.md's Markdown table."""
+    turns = "".join(c.cfg for c in cfgs if c.eas is not None)
+    rows = ["| | configuration | board | `sched_energy_aware` | boots |",
+            "|---|---|---|---|---|"]
+    for c in cfgs:
+        boots = (f"{turns}1, {turns}2, taking turns ({', '.join(turns)})" if c.eas is not None
+                 else c.cfg)
+        rows.append(f"| {c.cfg} | {c.meaning} | `build/{c.dtb}`, {c.levels} sched domain "
+                    f"level{'s' if c.levels > 1 else ''} | {'-' if c.eas is None else c.eas} "
+                    f"| {boots} |")
+    return rows
+
+
 def main(argv: list[str]) -> int:
     if len(argv) == 4 and argv[1] == "at":
         out = at(argv[2], argv[3])
@@ -538,6 +617,11 @@ def main(argv: list[str]) -> int:
         out = value(sys.stdin.read().splitlines(), argv[2], argv[3:])
     elif len(argv) == 3 and argv[1] == "em-cpus":
         out = em_cpus(argv[2])
+    elif len(argv) == 2 and argv[1] == "bench-configs":
+        out = [f"{c.cfg} {c.dtb} {'-' if c.eas is None else c.eas} {c.levels}"
+               for c in bench_configs()]
+    elif len(argv) == 3 and argv[1:] == ["bench-configs", "--markdown"]:
+        out = bench_configs_table(bench_configs())
     else:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
