@@ -48,7 +48,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
-TRACE_FIX = "make trace-events is built (make tools) and the trace.dat whole"
+TRACE_FIX = "run make tools (build/trace-events); if the trace.dat is cut, the bench again"
 
 
 def trace_events_path() -> str:
@@ -178,10 +178,18 @@ class BenchRun:
     @staticmethod
     def of(rec: vxu4log.Record) -> "BenchRun":
         """The run's setting from its "@bench_trace" Record."""
-        init = {c: rec._int("init", v, 0, None) for c, v in int_pairs(rec, "init").items()}
+        init = {}
+        for c, v in int_pairs(rec, "init").items():
+            if not v.isdigit():
+                raise rec.error("init", "want CPU:KHZ,... (whole numbers)")
+            init[c] = int(v)
         if not init:
             rec.need_str("init")
-        frac = {c: rec._num("frac", v, 0) for c, v in int_pairs(rec, "frac").items()}
+        frac = {}
+        for c, v in int_pairs(rec, "frac").items():
+            if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", v):
+                raise rec.error("frac", "want CPU:FRACTION,... (numbers >= 0)")
+            frac[c] = float(v)
         clkmap: dict[str, list[int]] = {}
         if rec.has("clkmap"):
             for part in rec.fields["clkmap"].split("/"):
