@@ -34,13 +34,14 @@ computed energy disagrees with the meters; 2 bad input or no runs.
 """
 
 import csv
+import functools
 import json
 import math
 import os
 import statistics
 import subprocess
 import sys
-from typing import Any, NoReturn
+from typing import Any, Callable, NoReturn, Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
@@ -68,6 +69,14 @@ COMPARISONS = (("b", "a"), ("c", "a"), ("c", "b"), ("d", "a"))
 # change; fixed, a longer cell shifting the rest of its row.
 NAME_WIDTH, CFG_WIDTH, CHANGE_WIDTH = 24, 23, 8
 
+
+# A run: its line's values by key (and the values derived from them; the
+# self-checks' made-up runs hold numbers); runs by configuration; the EM's
+# and the meters' idle power per cluster (kHz, uW; kHz, leakage uW, WFI uW).
+Run = dict[str, Any]
+By = dict[str, list[Run]]
+EmTables = dict[str, list[tuple[int, int]]]
+IdleTables = dict[str, list[tuple[int, int, int]]]
 
 LOG_FIX = "run make bench again (the log is cut or garbled)"
 # The keys of an "@bench" line that hold numbers (>= 0): these, and those
@@ -175,9 +184,9 @@ def parse_log(log: str, boot: str, out: str) -> tuple[list[dict[str, str]], list
     return runs, errors, info
 
 
-def load_idle(dtb):
+def load_idle(dtb: str) -> IdleTables:
     """{cluster: [(kHz, leakage uW, WFI uW a CPU), ...]} of the DTB's meters."""
-    out = {}
+    out: IdleTables = {}
     for n in range(8):
         node = f"/power-meter-{n}"
         lab = subprocess.run(["fdtget", dtb, node, "label"], capture_output=True, text=True)
@@ -188,14 +197,14 @@ def load_idle(dtb):
         v = [int(x) for x in t.stdout.split()] if not t.returncode else []
         if len(v) % 3 or not v:
             die(f"{dtb}: {node} has no idle-power-microwatt triplets: build it with 'make vxu4'")
-        out[lab.stdout.strip()] = [tuple(v[i:i + 3]) for i in range(0, len(v), 3)]
+        out[lab.stdout.strip()] = [(v[i], v[i + 1], v[i + 2]) for i in range(0, len(v), 3)]
     if set(out) != set(CLUSTERS):
         die(f"{dtb}: want meters labelled {', '.join(CLUSTERS)}, got {sorted(out)} "
             "(is fdtget, of device-tree-compiler, installed?)")
     return out
 
 
-def idle_at(table, khz):
+def idle_at(table: list[tuple[int, int, int]], khz: int) -> tuple[int, int]:
     """(leakage, WFI) of the lowest OPP at or above khz, uW (the meter's rule)."""
     for f, leak, wfi in table:
         if f >= khz:
@@ -203,7 +212,7 @@ def idle_at(table, khz):
     return table[-1][1], table[-1][2]
 
 
-def em_power(table, khz):
+def em_power(table: list[tuple[int, int]], khz: int) -> int:
     """The meter's rule: power of the lowest state at or above khz, uW."""
     for f, p in table:
         if f >= khz:
@@ -211,9 +220,9 @@ def em_power(table, khz):
     return table[-1][1]
 
 
-def pairs(s):
+def pairs(s: str | None) -> dict[int, int]:
     """'f:n,f:n' -> {int f: int n}."""
-    out = {}
+    out: dict[int, int] = {}
     for p in (s or "").split(","):
         if ":" in p:
             f, n = p.split(":")
@@ -221,15 +230,17 @@ def pairs(s):
     return out
 
 
-def num(r, k):
+def num(r: Run, k: str) -> float | None:
     v = r.get(k)
+    if v is None:
+        return None
     try:
         return float(v)
     except (TypeError, ValueError):
         return None
 
 
-def derive(r, em, idle, ncpus=4):
+def derive(r: Run, em: EmTables | None, idle: IdleTables | None, ncpus: int = 4) -> None:
     """Add the computed energy and the per-cluster sums to a run."""
     for cl in CLUSTERS:
         opp = pairs(r.get(f"opp_busy_{cl}_us"))
@@ -256,12 +267,12 @@ def derive(r, em, idle, ncpus=4):
         r["guest_ms"] = f"{g:.0f}"
     if g and h is not None:
         r["host_per_guest_s"] = f"{h / g:.3f}"
-    sf = [num(r, f"shortfall_{c}_us") for c in CLUSTERS]
-    if None not in sf:
+    sf = [v for v in (num(r, f"shortfall_{c}_us") for c in CLUSTERS) if v is not None]
+    if len(sf) == len(CLUSTERS):
         r["shortfall_us"] = f"{sum(sf):.0f}"
 
 
-def change(ref, new):
+def change(ref: float, new: float) -> float:
     return (new - ref) / ref * 100 if ref else float("nan")
 
 
@@ -270,23 +281,26 @@ class Comparison:
     mean (RSD) per configuration and its changes between them, as cells
     of a vxu4log.table and in summary (for summary.json)."""
 
-    def __init__(self, title, cfgs, by):
+    def __init__(self, title: str, cfgs: list[str], by: By) -> None:
         self.title, self.cfgs, self.by = title, cfgs, by
         self.comps = [(x, y) for x, y in COMPARISONS if x in cfgs and y in cfgs]
-        self.rows = []
-        self.summary = {}
+        self.rows: list[list[str]] = []
+        self.summary: dict[str, Any] = {}
 
-    def row(self, name, key, scale, unit, fmt="{:10.3f}"):
-        vals = {}
+    def row(self, name: str, key: Callable[[Run], float | None], scale: float, unit: str,
+            fmt: str = "{:10.3f}") -> None:
+        vals: dict[str, list[float]] = {}
         for c in self.cfgs:
             v = [key(r) for r in self.by[c]]
-            if not v or any(x is None for x in v):
+            got = [x for x in v if x is not None]
+            if not v or len(got) != len(v):
                 continue
-            vals[c] = [x * scale for x in v]
+            vals[c] = [x * scale for x in got]
         if not vals:
             return
-        cells, s = [name], {"unit": unit}
-        means = {}
+        cells = [name]
+        s: dict[str, Any] = {"unit": unit}
+        means: dict[str, float] = {}
         for c in self.cfgs:
             if c not in vals:
                 cells.append("-")
@@ -305,7 +319,7 @@ class Comparison:
         self.rows.append(cells)
         self.summary[name] = s
 
-    def text(self, extra=()):
+    def text(self, extra: Sequence[str] = ()) -> str:
         """The title, the table (indented by 2), then the lines EXTRA."""
         head = ["", *(f"{c} {CFG_NAMES[c]}" for c in self.cfgs),
                 *(f"{y} vs {x}" for x, y in self.comps)]
@@ -315,10 +329,10 @@ class Comparison:
         return "\n".join([self.title] + ["  " + line for line in lines] + list(extra))
 
 
-def opp_seconds(runs, key):
+def opp_seconds(runs: list[Run], key: str) -> dict[int, float]:
     """Mean seconds per OPP (kHz) of a 'f:n,...' key over runs; n in ms, or
     in us for keys ending in _us."""
-    total = {}
+    total: dict[int, int] = {}
     div = 1e6 if key.endswith("_us") else 1e3
     for r in runs:
         for f, n in pairs(r.get(key)).items():
@@ -326,7 +340,8 @@ def opp_seconds(runs, key):
     return {f: n / div / len(runs) for f, n in sorted(total.items()) if f}
 
 
-def opp_lines(cfgs, by, key, label, summary, name):
+def opp_lines(cfgs: list[str], by: By, key: str, label: str, summary: dict[str, Any],
+              name: str) -> list[str]:
     per = {c: opp_seconds(by[c], key) for c in cfgs if by[c] and all(key in r for r in by[c])}
     if not per:
         return []
@@ -345,7 +360,7 @@ def opp_lines(cfgs, by, key, label, summary, name):
     return out
 
 
-def common_rows(t):
+def common_rows(t: "Comparison") -> None:
     """Guest and wall time, emulation counters: rows both tests share."""
     t.row("guest time", lambda r: num(r, "guest_ms"), 1e-3, "s")
     t.row("wall time (host)", lambda r: num(r, "host_ms"), 1e-3, "s")
@@ -353,33 +368,33 @@ def common_rows(t):
     t.row("shortfall a15", lambda r: num(r, "shortfall_a15_us"), 1e-3, "ms")
     t.row("shortfall a7", lambda r: num(r, "shortfall_a7_us"), 1e-3, "ms")
 
-    def paid(r, c):
+    def paid(r: Run, c: str) -> float | None:
         s, o = num(r, f"stall_{c}_us"), num(r, f"owed_{c}_us")
         return s / o if s is not None and o else None
     for c in CLUSTERS:
         if any(num(r, f"owed_{c}_us") for rs in t.by.values() for r in rs):
-            t.row(f"stall paid / owed {c}", lambda r, c=c: paid(r, c), 100, "%")
+            t.row(f"stall paid / owed {c}", functools.partial(paid, c=c), 100, "%")
 
 
 CAL_NAMES = {"a15": "of an A15 at its top OPP (2 GHz; LISA's and our convention)",
              "a7": "of an A7 at its top OPP (1.4 GHz; rt-app's default calibration on CPU0)"}
 
 
-def case_key(case):
+def case_key(case: str) -> tuple[bool, int]:
     """Sort rt-app cases: a15-calibrated first, then by task count, descending."""
     n, cal = case.split("@")
     return (cal != "a15", -int(n))
 
 
-def significance(t, key, label):
+def significance(t: "Comparison", key: str, label: str) -> list[str]:
     """One line: the two-sided Mann-Whitney p (vxu4log.mann_whitney) of
     each change of KEY in table T, over its runs; [] with fewer than 2 runs
     a configuration."""
     parts = []
     for x, y in t.comps:
-        a = [num(r, key) for r in t.by[x]]
-        b = [num(r, key) for r in t.by[y]]
-        if len(a) < 2 or len(b) < 2 or None in a + b:
+        a = [v for v in (num(r, key) for r in t.by[x]) if v is not None]
+        b = [v for v in (num(r, key) for r in t.by[y]) if v is not None]
+        if len(a) < 2 or len(b) < 2 or len(a) + len(b) < len(t.by[x]) + len(t.by[y]):
             continue
         p = vxu4log.mann_whitney(b, a)
         parts.append(f"{y} vs {x} {p:.3f}")
@@ -387,27 +402,28 @@ def significance(t, key, label):
     return [f"  {label}, Mann-Whitney p of each change: " + ", ".join(parts)] if parts else []
 
 
-def energy_vs_overutilized(t, key, label):
+def energy_vs_overutilized(t: "Comparison", key: str, label: str) -> list[str]:
     """One line: how the energy (KEY, uJ) of the EAS runs of table T
     follows the time the root domain was overutilized in each: Pearson's
     r and the least-squares line (watts per overutilized second, joules
     at none; statistics.correlation, statistics.linear_regression), with
     EAS off's mean energy beside it. [] without 3 EAS runs that differ in
     both."""
-    pts = [(num(r, "overutilized_us"), num(r, key)) for r in t.by.get("a", [])
+    raw = [(num(r, "overutilized_us"), num(r, key)) for r in t.by.get("a", [])
            if r.get("eas") == "1"]
-    pts = [(x / 1e6, y / 1e6) for x, y in pts if x is not None and y is not None]
+    pts = [(x / 1e6, y / 1e6) for x, y in raw if x is not None and y is not None]
     if len(pts) < 3 or len({x for x, _ in pts}) < 2 or len({y for _, y in pts}) < 2:
         return []
     xs, ys = [x for x, _ in pts], [y for _, y in pts]
     r = statistics.correlation(xs, ys)
     fit = statistics.linear_regression(xs, ys)
-    s = {"runs": len(pts), "pearson_r": r, "watts_per_overutilized_s": fit.slope,
-         "joules_at_none": fit.intercept}
+    s: dict[str, float] = {"runs": len(pts), "pearson_r": r,
+                           "watts_per_overutilized_s": fit.slope, "joules_at_none": fit.intercept}
     off = [num(x, key) for x in t.by.get("b", [])]
+    offv = [v for v in off if v is not None]
     b_text = ""
-    if off and None not in off:
-        s["joules_eas_off_mean"] = statistics.mean(off) / 1e6
+    if off and len(offv) == len(off):
+        s["joules_eas_off_mean"] = statistics.mean(offv) / 1e6
         b_text = f" (EAS off: {s['joules_eas_off_mean']:.3f} J)"
     t.summary[f"{label} vs overutilized time"] = s
     return [f"  {label} of the {len(pts)} EAS runs against their overutilized time: "
@@ -415,12 +431,12 @@ def energy_vs_overutilized(t, key, label):
             f"{fit.intercept:.3f} J at none{b_text}"]
 
 
-def self_checks():
+def self_checks() -> list[tuple[bool, str, list[str]]]:
     """(ok, description, details) of the report's own statistics, on runs
     made up so that the answers are known: energy on an exact line of the
     overutilized time, two samples whose Mann-Whitney p is known, and a
     table whose text is known."""
-    def runs(cfg, points):
+    def runs(cfg: str, points: Sequence[tuple[float, float]]) -> list[Run]:
         return [{"cfg": cfg, "eas": "1" if cfg == "a" else "0", "overutilized_us": o,
                  "energy_model_uj": e} for o, e in points]
 
@@ -468,7 +484,8 @@ def self_checks():
     return out
 
 
-def table_rtapp(runs, case, cfgs, em):
+def table_rtapp(runs: list[Run], case: str, cfgs: list[str],
+                em: EmTables | None) -> tuple[str | None, dict[str, Any]]:
     n, cal = case.split("@")
     sel = [r for r in runs if r["test"] == "rtapp" and r.get("case") == case]
     by = {c: [r for r in sel if r.get("cfg") == c] for c in cfgs}
@@ -520,7 +537,7 @@ def table_rtapp(runs, case, cfgs, em):
     return t.text(extra), t.summary
 
 
-def split_rows(t):
+def split_rows(t: "Comparison") -> None:
     """Busy time of both clusters split as /proc/stat splits it: user
     (and nice), system, interrupts (hard and soft): the kernel's share of
     the work. The CPU speed emulation's stall, the time a task's work
@@ -528,26 +545,26 @@ def split_rows(t):
     kernel in the task's context, so /proc/stat counts it as system time:
     the rows after those give user with the stall and system without it
     (the stall exact, the split sampled by 10 ms ticks)."""
-    def both(r, k, unit="ms"):
+    def both(r: Run, k: str, unit: str = "ms") -> float | None:
         a, b = num(r, f"{k}_a7_{unit}"), num(r, f"{k}_a15_{unit}")
         return None if a is None or b is None else a + b
 
-    def stall(r):
+    def stall(r: Run) -> float | None:
         v = both(r, "stall", "us")
         return None if v is None else v / 1000
 
-    def plus(a, b, sign=1):
+    def plus(a: float | None, b: float | None, sign: int = 1) -> float | None:
         return None if a is None or b is None else a + sign * b
 
     for part, key in (("user", "user"), ("system", "sys"), ("irq", "irq")):
-        t.row(f"  {part}, both clusters", lambda r, k=key: both(r, k), 1e-3, "s")
+        t.row(f"  {part}, both clusters", functools.partial(both, k=key), 1e-3, "s")
     t.row("  user + emulation stall", lambda r: plus(both(r, "user"), stall(r)),
           1e-3, "s")
     t.row("  system - emulation stall", lambda r: plus(both(r, "sys"), stall(r), -1),
           1e-3, "s")
 
 
-def table_hackbench(runs, cfgs):
+def table_hackbench(runs: list[Run], cfgs: list[str]) -> tuple[str | None, dict[str, Any]]:
     sel = [r for r in runs if r["test"] == "hackbench"]
     by = {c: [r for r in sel if r.get("cfg") == c] for c in cfgs}
     cfgs = [c for c in cfgs if by[c]]
@@ -569,7 +586,7 @@ def table_hackbench(runs, cfgs):
     return t.text(), t.summary
 
 
-def agreement(runs, models):
+def agreement(runs: list[Run], models: dict[str, str]) -> list[tuple[float, float, Run]]:
     """Computed energy against the meters, per run with an EM: the power
     model's, or the EM's dynamic energy where the meters ran model=em."""
     diffs = []
@@ -583,7 +600,7 @@ def agreement(runs, models):
     return diffs
 
 
-def plot(runs, cfgs, out):
+def plot(runs: list[Run], cfgs: list[str], out: str) -> bool:
     colour = {"a": "0x3050c0", "b": "0xc03030", "c": "0x30a040", "d": "0x909090"}
     off = {c: (i - (len(cfgs) - 1) / 2) * 0.25 for i, c in enumerate(cfgs)}
     cases = sorted({r["case"] for r in runs if r["test"] == "rtapp"}, key=case_key)
@@ -595,8 +612,9 @@ def plot(runs, cfgs, out):
             if r["test"] == "rtapp" and r["case"] == n and e is not None and r.get("cfg") in off:
                 rt.append(f"{2 * i + off[r['cfg']]} {e / 1e6} {colour[r['cfg']]}")
     for r in runs:
-        if r["test"] == "hackbench" and r.get("cfg") in off:
-            hb.append(f"{off[r['cfg']]} {num(r, 'guest_ms') / 1000} {colour[r['cfg']]}")
+        g = num(r, "guest_ms")
+        if r["test"] == "hackbench" and r.get("cfg") in off and g is not None:
+            hb.append(f"{off[r['cfg']]} {g / 1000} {colour[r['cfg']]}")
     # One panel per kind of run that has points (HB_LOOPS=0: no hackbench).
     with open(dat, "w") as f:
         f.write("\n".join(rt) + "\n\n\n" + "\n".join(hb) + "\n")
@@ -630,7 +648,8 @@ unset multiplot
     return vxu4log.gnuplot(script, "bench-report")
 
 
-def agreement_report(diffs, limit):
+def agreement_report(diffs: list[tuple[float, float, Run]],
+                     limit: float) -> tuple[str, dict[str, Any], str | None]:
     """The line on the computed energy against the meters (DIFFS, of
     agreement()), its summary, and the error if the worst run is beyond
     LIMIT (a fraction), else None."""
@@ -671,13 +690,15 @@ def main() -> int:
     em = vxu4log.em_clusters(opts["em"]) if opts["em"] else None
     idle = load_idle(opts["idle"]) if opts["idle"] else None
 
-    runs, errors, boots = [], [], []
+    runs: list[Run] = []
+    errors: list[str] = []
+    boots: list[dict[str, Any]] = []
     for log in logs:
         boot = os.path.basename(log)
         boot = boot[:-4] if boot.endswith(".log") else boot
-        r, e, info = parse_log(log, boot, out)
-        runs += r
-        errors += e
+        rs, errs, info = parse_log(log, boot, out)
+        runs += rs
+        errors += errs
         boots.append(info)
     if not runs:
         die(f"{', '.join(logs)}: no '@bench' lines: the benchmark did not run")
@@ -714,8 +735,8 @@ def main() -> int:
         for r in runs:
             r["cfg"] = "a" if r.get("eas") == "1" else "b"
         cfgs = [c for c in ("a", "b") if any(r["cfg"] == c for r in runs)]
-    summary = {"configurations": {c: CFG_NAMES[c] for c in cfgs},
-               "boots": boots, "rtapp": {}}
+    summary: dict[str, Any] = {"configurations": {c: CFG_NAMES[c] for c in cfgs},
+                               "boots": boots, "rtapp": {}}
     print()
     print("configurations: " + ", ".join(f"{c} = {CFG_NAMES[c]}" for c in cfgs)
           + "; 'x vs y' is the change of x from y; RSD in parentheses")
@@ -744,9 +765,9 @@ def main() -> int:
             errors.append(error)
     elif em and "c" in cfgs:
         errors.append("no run with an EM to check the computed energy against the meters")
-    walls = [(r["boot"], num(r, "host_ms")) for r in runs if num(r, "host_ms") is not None]
+    walls = [w for w in (num(r, "host_ms") for r in runs) if w is not None]
     if walls:
-        print(f"wall time of the runs: {sum(w for _, w in walls) / 1000:.0f} s over "
+        print(f"wall time of the runs: {sum(walls) / 1000:.0f} s over "
               f"{len(walls)} runs")
     summary["errors"] = errors
     with open(os.path.join(out, "summary.json"), "w") as f:

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import sys
+from typing import NoReturn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
@@ -42,7 +43,7 @@ METRICS = (
 )
 
 
-def die(msg, code=1):
+def die(msg: str, code: int = 1) -> NoReturn:
     print(f"pelt-report: {msg}", file=sys.stderr)
     sys.exit(code)
 
@@ -120,7 +121,7 @@ def parse(log: str, mult: int, out: str) -> tuple[dict[int, dict[str, float]],
     return runs, util, want
 
 
-def plot(utils, out):
+def plot(utils: dict[int, list[tuple[float, int, int]]], out: str) -> bool:
     dat = os.path.join(out, "util.dat")
     with open(dat, "w") as f:
         for m in MULTS:
@@ -148,15 +149,17 @@ plot {plots}, 717 with lines dt 2 lc rgb 'gray' notitle
 
 def main() -> None:
     out, logs = vxu4log.report_args(__doc__, logs=len(MULTS))
-    allruns, utils, iters = {}, {}, {}
+    allruns: dict[int, dict[int, dict[str, float]]] = {}
+    utils: dict[int, list[tuple[float, int, int]]] = {}
+    iters: dict[int, int] = {}
     for m, arg in zip(MULTS, logs):
-        allruns[m], utils[m], iters[m] = {}, None, 0
+        allruns[m], iters[m] = {}, 0
         for log in arg.split(","):
             runs, util, n = parse(log, m, out)
             for it in sorted(runs):
                 allruns[m][iters[m] + it] = runs[it]
             iters[m] += n
-            if utils[m] is None:
+            if m not in utils:
                 utils[m] = util
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f)

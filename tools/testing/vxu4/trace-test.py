@@ -178,8 +178,8 @@ def main() -> int:
             check("shipped trace.dat read back", f"mk-trace-dat.py exit {res.returncode}, or "
                   f"{vxu4trace.trace_events_path()} not built (make tools)")
         else:
-            with open(dat, "rb") as f:
-                raw = f.read()
+            with open(dat, "rb") as fin:
+                raw = fin.read()
             log = ["[    1.0] boot", "@bench rtapp run=1"] + ship_lines(raw, extra=" init=0:1")
             lg = vxu4log.Log("made.log", lines=log)
             sh = vxu4trace.shipped(lg, "bench", tmp, "made-run")
@@ -197,8 +197,8 @@ def main() -> int:
                   raises(lambda: vxu4trace.shipped(vxu4log.Log("bad.log", lines=garbled),
                                                    "bench", tmp, "x"),
                          "bad.log:3", "not there whole"))
-            with open(os.path.join(tmp, "cut.dat"), "wb") as f:
-                f.write(raw[:5000])
+            with open(os.path.join(tmp, "cut.dat"), "wb") as fout:
+                fout.write(raw[:5000])
             check("read_events: a cut trace.dat is a LogError naming it",
                   raises(lambda: vxu4trace.read_events(os.path.join(tmp, "cut.dat")), "cut.dat"))
 
@@ -210,19 +210,19 @@ def main() -> int:
                      "@bench rtapp run=1 iter=1 cfg=a eas=1 em=1 tasks=2 cal=a15 guest_ms=1000 "
                      "energy_a7_uj=1 energy_a15_uj=1"] + ship_lines(raw, extra=" init=0:1")[:-1] \
                 + ["@bench_done runs=1"]
-            with open(blog, "w") as f:
-                f.write("\n".join(lines) + "\n")
+            with open(blog, "w") as ftext:
+                ftext.write("\n".join(lines) + "\n")
             out = os.path.join(tmp, "out")
             os.mkdir(out)
-            res = subprocess.run([sys.executable, os.path.join(HERE, "bench-report.py"), out, blog],
+            rep = subprocess.run([sys.executable, os.path.join(HERE, "bench-report.py"), out, blog],
                                  capture_output=True, text=True)
-            err = res.stderr.strip().splitlines()
+            err = rep.stderr.strip().splitlines()
             why = ""
-            if res.returncode != 2:
-                why = f"exit {res.returncode}, want 2"
-            elif len(err) != 1 or blog not in err[0] or "Traceback" in res.stderr:
-                why = f"stderr: {res.stderr!r}"
-            elif res.stdout or os.path.exists(os.path.join(out, "report.txt")):
+            if rep.returncode != 2:
+                why = f"exit {rep.returncode}, want 2"
+            elif len(err) != 1 or blog not in err[0] or "Traceback" in rep.stderr:
+                why = f"stderr: {rep.stderr!r}"
+            elif rep.stdout or os.path.exists(os.path.join(out, "report.txt")):
                 why = "a report written"
             check("bench-report.py: a log whose trace is cut: exit 2, one line naming it", why)
     finally:

@@ -498,7 +498,10 @@ def em_domains(path: str, text: str | None = None, power: bool = True) -> list[P
             ineff = st.get("inefficient")
             if ineff is not None and not isinstance(ineff, bool):
                 raise bad(f"{ws}.inefficient", "true, false or null")
-            sts.append(EmState(whole(st.get("frequency_khz"), f"{ws}.frequency_khz", 1),
+            khz = whole(st.get("frequency_khz"), f"{ws}.frequency_khz", 1)
+            if khz is None:
+                raise bad(f"{ws}.frequency_khz", "a whole number >= 1")
+            sts.append(EmState(khz,
                                whole(st.get("power_uw"), f"{ws}.power_uw", 0, not power),
                                whole(st.get("performance"), f"{ws}.performance", 0, True),
                                ineff))
