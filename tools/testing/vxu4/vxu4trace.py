@@ -419,7 +419,8 @@ def pelt_ramp(events: Sequence[Event], it: int, opp: int, fq0: int) -> list[str]
 def main(argv: list[str]) -> int:
     if len(argv) == 4 and argv[1] == "bench":
         vxu4log.out_dir(argv[3], create=True)
-        lg = vxu4log.Log(argv[2], "give the console log of a bench boot")
+        lg = vxu4log.Log(argv[2], "give the console log of a bench boot",
+                         "run the bench again (the log is cut or garbled)")
         for rec in bench_records(lg, argv[3], "run"):
             print(rec.text)
         return 0
