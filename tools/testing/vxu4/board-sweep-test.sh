@@ -45,15 +45,24 @@ if ! "$em" fit --json "$log" "$dtb" >"$tmp/fit.json" 2>"$tmp/fit.err"; then
 	ktap_finish
 fi
 "$em" fit "$log" "$dtb" 2>&1 | sed 's/^/  /'
-python3 - "$tmp/fit.json" "$em" "$dtb" <<'EOF' | while IFS=$'\t' read -r res desc; do
+python3 - "$tmp/fit.json" "$em" "$dtb" "$top/tools/testing/vxu4" <<'EOF' | while IFS=$'\t' read -r res desc; do
 import json
 import subprocess
 import sys
 
+sys.path.insert(0, sys.argv[4])
+import vxu4log  # noqa: E402
+
 fit = json.load(open(sys.argv[1]))
-em = json.loads(subprocess.run([sys.argv[2], "compute", "--json", sys.argv[3]],
-                               capture_output=True, text=True).stdout)
-nstates = {pd["name"]: len(pd["states"]) for pd in em["perf_domains"]}
+res = subprocess.run([sys.argv[2], "compute", "--json", sys.argv[3]], capture_output=True,
+                     text=True)
+# eas-em's JSON through its one reader (vxu4log.em_domains)
+try:
+    pds = vxu4log.em_domains(f"eas-em compute --json {sys.argv[3]}", res.stdout)
+except vxu4log.LogError as e:
+    pds = []
+    print(f"fail\tthe EM of the board DTB: {e}")
+nstates = {pd.name: len(pd.states) for pd in pds}
 for pd in fit["perf_domains"]:
     want, got = pd["dtb_coefficient"], pd["coefficient"]
     # (the EM's states may hold boost OPPs, which the sweep does not run)
