@@ -26,8 +26,9 @@
 #    budget's request);
 #  - the policy's maximum (scaling_max_freq) is that rate in each case;
 #  - the scheduler sees each cap (trace event sched_eas/sched_cpu_capacity
-#    over the same samples): the busy CPUs' cpufreq pressure is the
-#    capacity the cap takes off, their capacity is what is left;
+#    over the same samples, each sample's trace.dat reduced on the host by
+#    vxu4trace.py): the busy CPUs' cpufreq pressure is the capacity the
+#    cap takes off, their capacity is what is left;
 #  - EAS started and is still on after the boost switches.
 #
 # Usage: boost-test.sh [CONSOLE_LOG]  (with a log: no boot, only assert;
@@ -56,6 +57,14 @@ else
 	echo "(console log: build/boost-test.log)"
 fi
 reported
+# The busy CPUs' capacity updates: the trace.dat each sample sent, reduced
+# on the host (vxu4trace.py), "case=.. busy=.. events=.. capacity=.. ...".
+tmp=$(mktemp -d /tmp/boost-test.XXXXXX) || exit 1
+ktap_atexit rm -rf "$tmp"
+if ! capacity=$("${vxu4py[@]}" "$top/tools/testing/vxu4/vxu4trace.py" boost "$log" "$tmp" 2>"$tmp/err"); then
+	nok "the samples' traces came out whole and were read on the host" "$(cat "$tmp/err")"
+	capacity=
+fi
 if [ -n "$(at boost_error)" ]; then
 	nok "cpufreq boost switched off and on" "$(at boost_error)"
 fi
@@ -154,7 +163,7 @@ every() {
 # is RT, deadline and IRQ time, little on a CPU that runs a busy loop)
 pressure() {
 	local line orig want got cap
-	line=$(at boost_capacity | grep "case=$1 busy=$2 " || true)
+	line=$(printf '%s\n' "$capacity" | grep "case=$1 busy=$2 " || true)
 	if [ -z "$line" ] || [ "$(value events <<<"$line")" = 0 ]; then
 		nok "$2 busy, $1: the scheduler updated the big CPUs' capacity" "${line:-no @boost_capacity line}"
 		return

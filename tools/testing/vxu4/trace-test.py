@@ -10,6 +10,7 @@ traces with known answers: KTAP.
     without the markers, trace_error=no_markers;
   - pelt_ramp(): a RampUp run: the time to a big CPU and to the OPP, the
     util samples from the 70% phase's marker;
+  - capacity_medians(): a boost sample's capacity updates, their medians;
   - shipped() and read_events(): a console log carrying the trace.dat of
     mk-trace-dat.py as the guest sends it (gzip, base64, its size and
     sha256), read back with build/trace-events: its six known events; the
@@ -171,6 +172,22 @@ def main() -> int:
         got_lines = vxu4trace.pelt_ramp(PELT_EVENTS[:1], 1, 1400000, 1000000)
         check("pelt_ramp: no phase marker: an @pelt_error line",
               "" if got_lines[0].startswith("@pelt_error ramp: no phase marker") else f"{got_lines}")
+
+        # A boost sample: four capacity updates (their medians the lower
+        # middle values of an even count, as the guest's sort took them),
+        # a cpu_idle event that is not one.
+        caps = [Event(1000 * i, 4, "sched_eas:sched_cpu_capacity",
+                      {"cpu": 4, "capacity": c, "capacity_orig": 1024, "cpufreq_pressure": p,
+                       "hw_pressure": 0}) for i, (c, p) in
+                enumerate([(1000, 24), (900, 124), (950, 74), (980, 44)], 1)]
+        got = vxu4trace.capacity_medians(caps + [idle(5000, 4, 1)])
+        want = " events=4 capacity=950 capacity_orig=1024 cpufreq_pressure=44 hw_pressure=0"
+        check("capacity_medians: the medians of a boost sample's capacity updates",
+              "" if got == want else f"got {got!r}, want {want!r}")
+        got = vxu4trace.capacity_medians([idle(5000, 4, 1)])
+        want = " events=0 capacity=none capacity_orig=none cpufreq_pressure=none hw_pressure=none"
+        check("capacity_medians: none without an update",
+              "" if got == want else f"got {got!r}")
 
         dat = os.path.join(tmp, "mk.dat")
         res = subprocess.run([sys.executable, os.path.join(HERE, "mk-trace-dat.py"), dat])

@@ -16,6 +16,8 @@ them back (shipped()), reads their events with build/trace-events
   pelt_ramp(EVENTS, ..)  LISA's RampUp in make pelt-bench: the time to a
                          big CPU and to the OPP of 70% ("@pelt_ramp" and
                          "@pelt_util" lines)
+  capacity_medians(EVENTS)  make check-boost's capacity of the busy CPUs
+                         (the medians of sched_cpu_capacity's fields)
 
 Both give what the guest's awk gave from the ftrace text (the events in
 the same order, times in the text's microseconds, rounded from the ns:
@@ -28,6 +30,8 @@ vxu4log.LogError naming the log or the file.
                                    LOG's "@bench" lines, an rt-app run's
                                    with its trace's keys (bench_traces():
                                    the trace.dat files in OUT_DIR)
+  vxu4trace.py boost LOG OUT_DIR   the "@boost_capacity" text of each
+                                   boost sample's trace (boost_capacity())
 
 Exit: 0, or 2 for bad usage or input that cannot be read (one line).
 """
@@ -349,6 +353,33 @@ def bench_records(lg: vxu4log.Log, out: str, prefix: str) -> list[vxu4log.Record
     return recs
 
 
+CAPACITY_FIELDS = ("capacity", "capacity_orig", "cpufreq_pressure", "hw_pressure")
+
+
+def capacity_medians(events: Sequence[Event]) -> str:
+    """The scheduler's view of a boost sample's CPUs (make check-boost,
+    tools/testing/vxu4/guest/boost): " events=N capacity=..
+    capacity_orig=.. cpufreq_pressure=.. hw_pressure=..", each the median
+    of its sched_eas/sched_cpu_capacity updates (of an even count the
+    lower middle one, as the guest's sort and awk took it), none without
+    any."""
+    caps = [e for e in events if e.name == "sched_eas:sched_cpu_capacity"]
+    out = f" events={len(caps)}"
+    for k in CAPACITY_FIELDS:
+        vals = sorted(e.num(k) for e in caps)
+        out += f" {k}={vals[(len(vals) + 1) // 2 - 1] if vals else 'none'}"
+    return out
+
+
+def boost_capacity(lg: vxu4log.Log, out: str, prefix: str) -> list[str]:
+    """The text after "@boost_capacity " of each boost sample whose trace
+    LOG's guest sent (written as OUT/PREFIXR.dat): "case=.. busy=..
+    events=.. capacity=.. ..." (capacity_medians())."""
+    return [f"case={sh.rec.need_str('case')} busy={sh.rec.need_int('busy')}"
+            + capacity_medians(read_events(sh.path))
+            for _, sh in sorted(shipped(lg, "boost", out, prefix).items())]
+
+
 def awk_ms(e: Event) -> float:
     """The event's time in ms as the guest's awk had it: the text's
     "SECONDS.USECS" times 1000, in floating point."""
@@ -423,6 +454,13 @@ def main(argv: list[str]) -> int:
                          "run the bench again (the log is cut or garbled)")
         for rec in bench_records(lg, argv[3], "run"):
             print(rec.text)
+        return 0
+    if len(argv) == 4 and argv[1] == "boost":
+        vxu4log.out_dir(argv[3], create=True)
+        lg = vxu4log.Log(argv[2], "give the console log of a boost boot (make check-boost)",
+                         "run make check-boost again (the log is cut or garbled)")
+        for line in boost_capacity(lg, argv[3], "boost-run"):
+            print(line)
         return 0
     print(__doc__.split("\n\n")[-2], file=sys.stderr)
     return 2
