@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The guest's traces on the host: trace.dat read, runs' traces reduced.
 
-Every bench that needs scheduler or frequency events records them in the
-guest and sends the run's trace.dat out on the console (the guest's
+Every bench and test that needs scheduler or frequency events records
+them in the guest and sends the run's trace.dat out on the console (the guest's
 trace_ship, tools/testing/vxu4/guest/lib): a line
 "@TAG_trace run=R KEY=VALUE ... bytes=N sha256=HEX" (N and HEX: the
 gzipped file's) and its "@TAG_tdat R BASE64" lines. Here the host takes
@@ -19,7 +19,7 @@ them back (shipped()), reads their events with build/trace-events
   capacity_medians(EVENTS)  make check-boost's capacity of the busy CPUs
                          (the medians of sched_cpu_capacity's fields)
 
-Both give what the guest's awk gave from the ftrace text (the events in
+They give what the guest's awk gave from the ftrace text (the events in
 the same order, times in the text's microseconds, rounded from the ns:
 the kernel's ns2usecs()), byte for byte: the host tests
 (tools/testing/vxu4/trace-test.py) hold their numbers on a made-up trace.
