@@ -147,11 +147,14 @@ $(BUILD)/guest-tools/usr/bin/vxu4-probe: tools/testing/vxu4/guest/probe.c | deps
 
 # The guest's root: the Debian armhf packages of its list (the
 # environment's GUEST_PACKAGES, if set), its /init and its payloads
-# (scripts/mkinitramfs.sh).
+# (scripts/mkinitramfs.sh), and rt-app's files of its workloads
+# (tools/testing/vxu4/lib/workloads.py: /usr/share/vxu4/rtapp/NAME.json).
 GUEST_PACKAGES ?= tools/testing/vxu4/guest/packages.txt
 GUEST_INIT := tools/testing/vxu4/guest/init
+RTAPP_DIR := $(BUILD)/guest-tools/usr/share/vxu4/rtapp
 initramfs: deps $(GUEST_TOOLS)
 	@find $(BUILD)/guest-tools -type f $(GUEST_TOOLS:%=! -path %) -delete
+	@python3 tools/testing/vxu4/lib/workloads.py write $(RTAPP_DIR)
 	@GUEST_PACKAGES=$(GUEST_PACKAGES) scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz $(GUEST_INIT) $(BUILD)/guest-tools
 
 tools: deps $(BUILD)/trace-events

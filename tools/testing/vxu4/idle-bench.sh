@@ -32,7 +32,8 @@
 #   GOVERNORS=menu,teo,mbed,ladder
 #   CASES=frames,audio,video,cyclic  (some: the seed's claims are judged
 #                  with frames, audio and video)
-# Results in build/idle-bench/<date>/: idle-bench.log (console), runs.csv,
+# Results in build/idle-bench/<date>/: idle-bench.log (console), rtapp.cpio.gz
+# (rt-app's files of the run, appended to the initramfs: initramfs.cpio.gz), runs.csv,
 # summary.json, report.txt, idle.png.
 set -euo pipefail
 
@@ -58,16 +59,21 @@ timeout=$(env_int VXU4_TIMEOUT 14400 1 1000000 "seconds before the boot is stopp
 scale=$(env_scale VXU4_TIME_SCALE 1) || exit
 export VXU4_TIME_SCALE=$scale
 env_kernel idle-bench >/dev/null || exit
-env_initrd idle-bench >/dev/null || exit
+initrd=$(env_initrd idle-bench) || exit
 env_plugin idle-bench >/dev/null || exit
 env_dtb idle-bench - vxu4.dtb >/dev/null || exit
 out=$(env_out_dir - "$build/idle-bench/$(date +%Y%m%d-%H%M%S)") || exit
 dtb=$out/vxu4-idle.dtb
 idle_dtb "$build/vxu4.dtb" "$dtb" || exit 2
+# rt-app's files of this run's sizes (tools/testing/vxu4/lib/workloads.py
+# overlay), a cpio appended to the initramfs: the kernel unpacks both.
+python3 "$top/tools/testing/vxu4/lib/workloads.py" overlay "$out/rtapp.cpio.gz" \
+	"frames-split:$frames" "audio:$audio_s" "video:$video_s" || exit 2
+cat "$initrd" "$out/rtapp.cpio.gz" >"$out/initramfs.cpio.gz"
 echo "==> idle governors compared: ITER=$iter FRAMES=$frames AUDIO_S=$audio_s VIDEO_S=$video_s" \
 	"LOOPS=$loops GOVERNORS=$govs, results in ${out#"$top"/}"
 t0=$(date +%s)
-VXU4_DTB=$dtb VXU4_LOG=$out/idle-bench.log VXU4_TIMEOUT=$timeout \
+VXU4_DTB=$dtb VXU4_INITRD=$out/initramfs.cpio.gz VXU4_LOG=$out/idle-bench.log VXU4_TIMEOUT=$timeout \
 	"$top/scripts/vxu4.sh" boot vxu4.mode=idle-bench vxu4.iter="$iter" vxu4.frames="$frames" \
 	vxu4.audio_s="$audio_s" vxu4.video_s="$video_s" vxu4.loops="$loops" \
 	vxu4.governors="$govs" vxu4.cases="$cases" >/dev/null ||

@@ -5,9 +5,11 @@
 # known answers, that need no boot: eas-behaviour.py's (the fit margins,
 # the optimal placement search against an exhaustive one, LISA's noise
 # accounting, the known-failure rule, the trace reader's error) on the
-# board DTB's EM, bench-report.py's statistics (the Mann-Whitney p of
-# a change, the energy against the overutilized time) and its tables'
-# layout, and the trace
+# board DTB's EM, the workload library's (lib/workloads-test.py: the
+# rt-app files' sizes, the EAS behaviour tests' workloads on the board
+# DTB, the guest's placeholder filling, bad input), bench-report.py's
+# statistics (the Mann-Whitney p of a change, the energy against the
+# overutilized time) and its tables' layout, and the trace
 # reader build/trace-events on a made trace.dat, whole, cut and corrupt
 # (trace-events-test.sh), the host's reduction of the benches' traces
 # (vxu4trace.py: busy time at each OPP, RampUp, a trace shipped in a log,
@@ -67,6 +69,7 @@ judge() {
 }
 
 judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py" --self-check "$dtb"
+judge workloads "${vxu4py[@]}" "$top/tools/testing/vxu4/lib/workloads-test.py" "$dtb"
 judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
 judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
 judge vxu4trace "${vxu4py[@]}" "$top/tools/testing/vxu4/trace-test.py"
