@@ -148,13 +148,22 @@ $(BUILD)/guest-tools/usr/bin/vxu4-probe: tools/testing/vxu4/guest/probe.c | deps
 # The guest's root: the Debian armhf packages of its list (the
 # environment's GUEST_PACKAGES, if set), its /init and its payloads
 # (scripts/mkinitramfs.sh), and rt-app's files of its workloads
-# (tools/testing/vxu4/lib/workloads.py: /usr/share/vxu4/rtapp/NAME.json).
+# (tools/testing/vxu4/lib/workloads.py: /usr/share/vxu4/rtapp/NAME.json);
+# once build/vxu4.dtb is made (make vxu4), the EAS behaviour tests' too,
+# sized from that board's EM.
 GUEST_PACKAGES ?= tools/testing/vxu4/guest/packages.txt
 GUEST_INIT := tools/testing/vxu4/guest/init
 RTAPP_DIR := $(BUILD)/guest-tools/usr/share/vxu4/rtapp
 initramfs: deps $(GUEST_TOOLS)
 	@find $(BUILD)/guest-tools -type f $(GUEST_TOOLS:%=! -path %) -delete
-	@python3 tools/testing/vxu4/lib/workloads.py write $(RTAPP_DIR)
+	@if [ -f $(BUILD)/vxu4.dtb ]; then \
+		$(MAKE) -s -C tools/power/eas && \
+		tools/power/eas/eas-em compute --json $(BUILD)/vxu4.dtb >$(BUILD)/rtapp-em.json && \
+		python3 tools/testing/vxu4/lib/workloads.py write $(RTAPP_DIR) --em $(BUILD)/rtapp-em.json; \
+	else \
+		echo "==> no build/vxu4.dtb (make vxu4): the EAS behaviour tests' workloads left out"; \
+		python3 tools/testing/vxu4/lib/workloads.py write $(RTAPP_DIR); \
+	fi
 	@GUEST_PACKAGES=$(GUEST_PACKAGES) scripts/mkinitramfs.sh $(BUILD)/initramfs.cpio.gz $(GUEST_INIT) $(BUILD)/guest-tools
 
 tools: deps $(BUILD)/trace-events

@@ -5,8 +5,10 @@
 # on, schedutil, guest time from QEMU's instruction count), each judged
 # against the EM-optimal placement of the same task utils, with the
 # metered energy beside it: one boot (vxu4.mode=eas-behaviour, the guest's
-# tools/testing/vxu4/guest/eas-behaviour), then
-# tools/testing/vxu4/eas-behaviour.py (the traces read with libtracecmd).
+# tools/testing/vxu4/guest/eas-behaviour, running the rt-app files that
+# make initramfs wrote from the tests' modules, tools/testing/vxu4/
+# eas_behaviour), then tools/testing/vxu4/eas-behaviour.py (the traces
+# read with libtracecmd).
 #
 #   tools/testing/vxu4/eas-behaviour.sh [--ktap]
 #

@@ -31,14 +31,18 @@ on the host for their run (workloads.py overlay):
   video S         a decoder at 30 Hz (33333 us): 3-6 ms of work (the
                   sequence from x0 = 3), 10 ms every 15th frame; a
                   display task at 60 Hz: 0.5 ms; for S s (idle-bench)
+and, sized from the board, the EAS behaviour tests'
+(eas-behaviour/TEST: the tests of tools/testing/vxu4/eas_behaviour).
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Iterator
 
-from workloads import (DURATION, INSTANCES, PLOAD_A7, PLOAD_A15, Custom, Periodic, Phase, Task,
-                       Workload)
+from workloads import (DURATION, INSTANCES, PLOAD_A7, PLOAD_A15, Board, Custom, Periodic, Phase,
+                       Task, Workload)
 
 PERIOD_US = 16000
 
@@ -118,3 +122,18 @@ def video(s: int) -> Workload:
 
 OVERLAYS = {"frames": lambda n: frames(n), "frames-split": lambda n: frames(n, True),
             "audio": audio, "video": video}
+
+
+def eas_behaviour_workloads(board: Board) -> tuple[dict[str, Workload], str]:
+    """The EAS behaviour tests' workloads on BOARD (name ->
+    workload), and their board.txt (the sizes, the tasks' phases: the
+    guest checks the first against its board and prints both)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import eas_behaviour
+    sizes = eas_behaviour.Sizes.of(board)
+    out: dict[str, Workload] = {}
+    lines = [sizes.board_line()]
+    for test in eas_behaviour.TESTS:
+        out[f"eas-behaviour/{test.name}"] = test.workload(sizes)
+        lines.extend(test.task_lines(sizes))
+    return out, "\n".join(lines) + "\n"

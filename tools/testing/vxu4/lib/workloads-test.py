@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The workload library's own tests (workloads.py, guest_workloads.py),
-on known answers, no boot: one KTAP document (self-checks.sh runs it in
-make check).
+"""The workload library's own tests (workloads.py, guest_workloads.py and
+the EAS behaviour tests' workloads), on known answers, no boot: one KTAP
+document (self-checks.sh runs it in make check).
 
   workloads-test.py BOARD_DTB
 
 The sizes: a periodic 20% task of 16 ms runs 3200 us every 16000 us; a
 util of 553 (the big task) 8641 us; the ramp's steps; the board read
-from BOARD_DTB's EM (eas-em compute); the placeholders filled by the
-guest's own rtapp (its lib, run here by sh) into the JSON rt-app reads;
-the appended cpio; and bad input: exit 2, one line naming it, no
-traceback.
+from BOARD_DTB's EM (eas-em compute) and the EAS behaviour tests'
+workloads sized from it; the placeholders filled by the guest's own
+rtapp (its lib, run here by sh) into the JSON rt-app reads; the appended
+cpio; and bad input: exit 2, one line naming it, no traceback.
 """
 
 from __future__ import annotations
@@ -129,10 +129,35 @@ def main(argv: list[str]) -> int:
               "300, 700, 1000, 1300, 1400 MHz", str(b)[:300])
         out = os.path.join(tmp, "rtapp")
 
-        r = run(CLI + ["write", out])
-        check(r.returncode == 0 and sorted(os.listdir(out)) == sorted(
-            f"{n}.json" for n in guest_workloads.payload_workloads()),
-              "write OUTDIR: the payloads' files, one a workload", r.stderr.strip())
+        # The EAS behaviour tests, sized from the board.
+        r = run(CLI + ["write", out, "--em", em])
+        check(r.returncode == 0, "write OUTDIR --em: the payloads' and the EAS behaviour tests' files",
+              r.stderr.strip())
+        board = ""
+        try:
+            with open(os.path.join(out, "eas-behaviour", "board.txt")) as f:
+                board = f.read()
+            one = json.load(open(os.path.join(out, "eas-behaviour", "OneSmallTask.json")))
+            sf = json.load(open(os.path.join(out, "eas-behaviour", "StaggeredFinishes.json")))
+        except (OSError, ValueError) as e:
+            one, sf = {}, {}
+            check(False, "the EAS behaviour tests' files are there", str(e))
+        check(board.startswith("board cap_l=377 cap_b=1024 cpu_l=0 cpu_b=4 ncpu=8 bigs=4,5,6,7 "
+                               "small=183 big=553 tiny=10 period_us=16000\n"),
+              "the board's sizes: capacities 377/1024, small util 183, big util 553, warm-up 10",
+              board[:200])
+        ph = phases(one, "small0") if one else []
+        check([(x["loop"], x["run"]) for x in ph] == [(31, 156), (62, 2859)]
+              and one["global"]["logdir"] == "/tmp/eb/OneSmallTask" and one["global"]["ftrace"] is True,
+              "OneSmallTask: 0.5 s at util 10 (156 us), 1 s at 183 (2859 us), logs in /tmp/eb/OneSmallTask",
+              json.dumps(one)[:300])
+        names = list(sf["tasks"]) if sf else []
+        first = phases(sf, "misfit4")[0] if sf else {}
+        check(names == [f"misfit{c}" for c in (4, 5, 6, 7, 0, 1, 2, 3)]
+              and first == {"loop": 1, "runtime": 500000, "cpus": [4]},
+              "StaggeredFinishes: one task per CPU, the biggest first, pinned 0.5 s", str(names))
+        check(board.count("\ntask test=RampUp name=ramp phases=10:500,37:500,88:500,") == 1,
+              "RampUp's phases in board.txt: the warm-up, then 37, 88, ...", board[-400:])
 
         # The guest's rtapp fills the placeholders (its lib, run by sh).
         sh = ("RTAPP=$0 . $1 2>/dev/null; p=$(rtapp bench-a15 PLOAD_A15=307 DURATION=3 INSTANCES=24) "
@@ -174,6 +199,12 @@ def main(argv: list[str]) -> int:
                 "5 ms of a 16 ms period: refused, exit 2, no whole period")
         refused(["show", "sawtooth"], ["sawtooth", "periodic"], "an unknown kind: refused, naming the kinds")
         refused(["overlay", ov, "frames:0"], ["frames:0", "KIND:N"], "overlay frames:0: refused, exit 2")
+        refused(["write", out, "--em", os.path.join(tmp, "nosuch.json")], ["nosuch.json", "eas-em"],
+                "write --em of a missing file: refused, naming it and eas-em")
+        with open(os.path.join(tmp, "bad.json"), "w") as f:
+            f.write("{\"perf_domains\": 3}")
+        refused(["write", out, "--em", os.path.join(tmp, "bad.json")], ["bad.json", "perf_domains"],
+                "write --em of a JSON that is no EM: refused, naming the field")
         refused(["write", "/proc/nosuch/dir"], ["/proc/nosuch"], "an OUTDIR that cannot be made: refused")
         refused([], ["usage"], "no arguments: the usage, exit 2")
     for exc, make in ((wl.WorkloadError, lambda: wl.Workload((wl.Task("a", (wl.Busy(1),)),) * 2)),

@@ -28,10 +28,12 @@ by a number in one substitution (the guest's lib: rtapp NAME KEY=VALUE):
 A placeholder left in a file is a string where rt-app wants a number: it
 refuses the file (the guest's rtapp refuses it first).
 
-  workloads.py write OUTDIR
+  workloads.py write OUTDIR [--em EM.json]
 
 writes the guest's files (OUTDIR/NAME.json, make initramfs: in the
-initramfs as /usr/share/vxu4/rtapp/NAME.json).
+initramfs as /usr/share/vxu4/rtapp/NAME.json); with --em (eas-em compute
+--json of build/vxu4.dtb) also the EAS behaviour tests' workloads, sized
+from that board (OUTDIR/eas-behaviour/TEST.json, board.txt).
 
   workloads.py overlay OUT.cpio.gz KIND:N...
 
@@ -469,7 +471,8 @@ def overlay(out: str, specs: Sequence[str]) -> None:
 
 
 def main(argv: Sequence[str]) -> int:
-    usage = "usage: workloads.py write OUTDIR | overlay OUT.cpio.gz KIND:N... | show KIND ARG..."
+    usage = ("usage: workloads.py write OUTDIR [--em EM.json] | overlay OUT.cpio.gz KIND:N... | "
+             "show KIND ARG...")
     if len(argv) < 2:
         die(usage)
     try:
@@ -481,12 +484,22 @@ def main(argv: Sequence[str]) -> int:
                 die(usage)
             overlay(argv[2], argv[3:])
             return 0
-        if argv[1] != "write" or len(argv) != 3:
+        if argv[1] != "write" or len(argv) not in (3, 5) or (len(argv) == 5 and argv[3] != "--em"):
             die(usage)
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import guest_workloads
-        for name, wl in guest_workloads.payload_workloads().items():
-            write(os.path.join(argv[2], name + ".json"), wl)
+        out = argv[2]
+        files = guest_workloads.payload_workloads()
+        board_text = ""
+        if len(argv) == 5:
+            board = Board.from_em(argv[4])
+            eb, board_text = guest_workloads.eas_behaviour_workloads(board)
+            files.update(eb)
+        for name, wl in files.items():
+            write(os.path.join(out, name + ".json"), wl)
+        if board_text:
+            with open(os.path.join(out, "eas-behaviour", "board.txt"), "w") as f:
+                f.write(board_text)
         return 0
     except WorkloadError as e:
         die(str(e))
