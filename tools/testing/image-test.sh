@@ -120,7 +120,7 @@ else
 fi
 fs "dump /boot/vmlinuz-$release $tmp/vmlinuz" >/dev/null
 dpkg-deb -x "$deb" "$tmp/pkg"
-if fs "cat /var/lib/dpkg/info/linux-image-$release.list" | grep -qx "/boot/vmlinuz-$release" &&
+if grep -qx "/boot/vmlinuz-$release" <<<"$(fs "cat /var/lib/dpkg/info/linux-image-$release.list")" &&
 	cmp -s "$tmp/vmlinuz" "$tmp/pkg/boot/vmlinuz-$release"; then
 	ktap_ok "p2: /boot/vmlinuz-$release is the package's, in dpkg's list of its files"
 else
@@ -131,7 +131,7 @@ kernel=$(sed -n 's/^setenv kernel "\(.*\)"$/\1/p' "$tmp/boot.ini")
 fdtdir=$(sed -n 's/^setenv fdtdir "\(.*\)"$/\1/p' "$tmp/boot.ini")
 missing=
 for f in "$kernel" $(grep -o 'setenv fdtfile "[^"]*"' "$tmp/boot.ini" | sed 's/.*"\(.*\)"/\1/' | sort -u | sed "s|^|$fdtdir/|"); do
-	fs "stat $f" | grep -q "^Inode:" || missing+=" $f"
+	grep -q "^Inode:" <<<"$(fs "stat $f")" || missing+=" $f"
 done
 if [ -n "$kernel" ] && [ -z "$missing" ]; then
 	ktap_ok "p2: the kernel and the 4 DTBs boot.ini loads are there"
@@ -141,7 +141,7 @@ fi
 init=$(fs "stat /sbin/init" | sed -n 's/^Fast link dest: "\(.*\)"/\1/p')
 missing=
 for f in /usr/bin/rt-app /usr/bin/hackbench /usr/bin/eas-bench /usr/bin/eas-em /lib/systemd/systemd; do
-	fs "stat $f" | grep -q "^Inode:" || missing+=" $f"
+	grep -q "^Inode:" <<<"$(fs "stat $f")" || missing+=" $f"
 done
 if [ "$init" = /lib/systemd/systemd ] && [ -z "$missing" ]; then
 	ktap_ok "p2: /sbin/init is systemd; rt-app, hackbench, eas-bench, eas-em there"
