@@ -100,14 +100,12 @@ vxu4: kernel $(BUILD)/vxu4-dtb $(BUILD)/insn-count.so
 	@$(BUILD)/vxu4-dtb $(BUILD)/qemu-virt.dtb $(BOARD_DTB) $(BUILD)/vxu4.dtb $(BUILD)/idle-model.txt
 	@echo "==> build/vxu4.dtb: QEMU virt + CPUs, OPPs and cpu-map of $(notdir $(BOARD_DTB)), meters' idle power"
 	@# The same board with no dynamic-power-coefficient: no EM, EAS off
-	@# (make check's second boot, for the EM's CPU mask checks).
-	@cp $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem.dtb
-	@for c in 0 1 2 3 4 5 6 7; do \
-		fdtput -d $(BUILD)/vxu4-noem.dtb /cpus/cpu@$$c dynamic-power-coefficient; done
-	@# And with no cpu-map either: the 2020 series' baseline (make bench's d),
-	@# one sched domain level (QEMU's MPIDRs put the 8 CPUs in one cluster).
-	@cp $(BUILD)/vxu4-noem.dtb $(BUILD)/vxu4-noem-nomc.dtb
-	@fdtput -r $(BUILD)/vxu4-noem-nomc.dtb /cpus/cpu-map
+	@# (make check's second boot, for the EM's CPU mask checks); and with
+	@# no cpu-map either: the 2020 series' baseline (make bench's d), one
+	@# sched domain level (tools/testing/vxu4/dtb-variant.sh makes every
+	@# variant of the board).
+	@tools/testing/vxu4/dtb-variant.sh noem $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem.dtb
+	@tools/testing/vxu4/dtb-variant.sh noem-nomc $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem-nomc.dtb
 
 # The events of a guest's trace.dat as JSON lines (libtracecmd).
 $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps

@@ -3,7 +3,7 @@
 #
 # Bad device trees: the kernel and the host tool agree. The virtual XU4
 # boots with broken CPU data, one case at a time (each a copy of
-# build/vxu4.dtb changed with fdtput); for each, the kernel must neither
+# build/vxu4.dtb made by dtb-variant.sh); for each, the kernel must neither
 # crash nor warn with a backtrace, and what it did must be what
 # tools/power/eas/eas-em predicts from the same DTB:
 #
@@ -29,67 +29,13 @@ build=$top/build
 dir=$build/baddt
 E=$top/tools/power/eas/eas-em
 base=$build/vxu4.dtb
-A15_OPPS=/opp-table-0
-A7_OPPS=/opp-table-1
 
 CASES=(coeff-missing coeff-zero coeff-overflow opp-novolt cap-missing
        one-opp equal-cap no-policy)
 
-# describe CASE: what the case breaks
-describe() {
-	case $1 in
-	coeff-missing) echo "no dynamic-power-coefficient on cpu4, the A15 policy CPU" ;;
-	coeff-zero) echo "dynamic-power-coefficient 0 on the A7s" ;;
-	coeff-overflow) echo "A15 dynamic-power-coefficient 30000: power above the EM's 64 W" ;;
-	opp-novolt) echo "no opp-microvolt on the A15's 900 MHz OPP" ;;
-	cap-missing) echo "no capacity-dmips-mhz on cpu0 (clock-frequency 1 / 1.8 GHz): arm32's table_efficiency" ;;
-	one-opp) echo "an A7 OPP table of one OPP (1.4 GHz)" ;;
-	equal-cap) echo "capacity-dmips-mhz 1000 (A7) and 700 (A15): equal capacities" ;;
-	no-policy) echo "every CPU's operating-points-v2 points to no node: no cpufreq policy" ;;
-	esac
-}
-
-# make_dtb CASE OUT: the base DTB with CASE's change
-make_dtb() {
-	local c o
-	cp "$base" "$2" || return 1
-	case $1 in
-	coeff-missing) fdtput -d "$2" /cpus/cpu@4 dynamic-power-coefficient ;;
-	coeff-zero)
-		for c in 0 1 2 3; do
-			fdtput -t u "$2" "/cpus/cpu@$c" dynamic-power-coefficient 0 || return 1
-		done ;;
-	coeff-overflow)
-		for c in 4 5 6 7; do
-			fdtput -t u "$2" "/cpus/cpu@$c" dynamic-power-coefficient 30000 || return 1
-		done ;;
-	opp-novolt) fdtput -d "$2" "$A15_OPPS/opp-900000000" opp-microvolt ;;
-	cap-missing)
-		for c in 0 1 2 3; do
-			fdtput -t u "$2" "/cpus/cpu@$c" clock-frequency 1000000000 || return 1
-		done
-		for c in 4 5 6 7; do
-			fdtput -t u "$2" "/cpus/cpu@$c" clock-frequency 1800000000 || return 1
-		done
-		fdtput -d "$2" /cpus/cpu@0 capacity-dmips-mhz ;;
-	one-opp)
-		for o in $(fdtget -l "$2" "$A7_OPPS"); do
-			[ "$o" = opp-1400000000 ] || fdtput -r "$2" "$A7_OPPS/$o" || return 1
-		done ;;
-	equal-cap)
-		for c in 0 1 2 3; do
-			fdtput -t u "$2" "/cpus/cpu@$c" capacity-dmips-mhz 1000 || return 1
-		done
-		for c in 4 5 6 7; do
-			fdtput -t u "$2" "/cpus/cpu@$c" capacity-dmips-mhz 700 || return 1
-		done ;;
-	no-policy)
-		for c in 0 1 2 3 4 5 6 7; do
-			fdtput -t x "$2" "/cpus/cpu@$c" operating-points-v2 dead || return 1
-		done ;;
-	*) return 1 ;;
-	esac
-}
+# The cases' DTBs (each described by dtb-variant.sh --describe CASE).
+variant=$top/tools/testing/vxu4/dtb-variant.sh
+describe() { "$variant" --describe "$1"; }
 
 # These boots judge the EM and EAS, no timing.
 boot() {
@@ -102,7 +48,7 @@ boot() {
 [ $# -gt 0 ] && CASES=("$@")
 mkdir -p "$dir"
 for c in "${CASES[@]}"; do
-	make_dtb "$c" "$dir/$c.dtb" || { echo "cannot make the DTB of case '$c' (fdtput)" >&2; exit 2; }
+	"$variant" "$c" "$base" "$dir/$c.dtb" || exit 2
 	rm -f "$dir/$c.log"
 done
 

@@ -33,8 +33,6 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
-# shellcheck source=tools/testing/vxu4/dtb-lib.sh
-. "$top/tools/testing/vxu4/dtb-lib.sh"
 # Every setting read once and checked here, before anything is made or
 # booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
 env_prog=boost-bench.sh
@@ -55,7 +53,7 @@ env_dtb boost-bench - vxu4.dtb >/dev/null || exit
 out=$(env_out_dir - "$build/boost-bench/$(date +%Y%m%d-%H%M%S)") || exit
 dtb=$out/vxu4-boost.dtb
 # shellcheck disable=SC2086
-boost_dtb "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
+"$top/tools/testing/vxu4/dtb-variant.sh" boost "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
 echo "==> boost comparison: ITER=$iter WORK_MS=$work_ms TAR_DIRS=$tar_dirs, results in ${out#"$top"/}"
 t0=$(date +%s)
 VXU4_DTB=$dtb VXU4_LOG=$out/boost-bench.log VXU4_TIMEOUT=$timeout \

@@ -52,7 +52,7 @@ else
 	log=$build/boost-test.log
 	rm -f "$log"
 	# shellcheck disable=SC2086
-	boost_dtb "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
+	"$top/tools/testing/vxu4/dtb-variant.sh" boost "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
 	vxu4_boot boost vxu4.budget_uw="$budget_uw"
 	echo "(console log: build/boost-test.log)"
 fi

@@ -39,8 +39,6 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=$top/build
-# shellcheck source=tools/testing/vxu4/dtb-lib.sh
-. "$top/tools/testing/vxu4/dtb-lib.sh"
 # Every setting read once and checked here, before anything is made or
 # booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
 env_prog=idle-bench.sh
@@ -64,7 +62,7 @@ env_plugin idle-bench >/dev/null || exit
 env_dtb idle-bench - vxu4.dtb >/dev/null || exit
 out=$(env_out_dir - "$build/idle-bench/$(date +%Y%m%d-%H%M%S)") || exit
 dtb=$out/vxu4-idle.dtb
-idle_dtb "$build/vxu4.dtb" "$dtb" || exit 2
+"$top/tools/testing/vxu4/dtb-variant.sh" idle "$build/vxu4.dtb" "$dtb" || exit 2
 # rt-app's files of this run's sizes (tools/testing/vxu4/lib/workloads.py
 # overlay), a cpio appended to the initramfs: the kernel unpacks both.
 python3 "$top/tools/testing/vxu4/lib/workloads.py" overlay "$out/rtapp.cpio.gz" \

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The virtual XU4 with idle states (issue 15's variant board): a copy of
-# build/vxu4.dtb (build/vxu4-idle.dtb, tools/testing/vxu4/dtb-lib.sh's
-# idle_dtb) with Arm idle-states nodes entered through PSCI (the mainline
+# build/vxu4.dtb (build/vxu4-idle.dtb, tools/testing/vxu4/dtb-variant.sh
+# idle) with Arm idle-states nodes entered through PSCI (the mainline
 # cpuidle-psci driver): per cluster a CPU power-down and a cluster
 # power-down, with their latencies and residencies from public data for
-# the same cores (sources in dtb-lib.sh), and the meters' shares of idle
+# the same cores (sources in dtb-variant.sh), and the meters' shares of idle
 # power in each; the board itself stays as upstream has it (WFI only).
 # One boot (vxu4.mode=idle), then:
 #  - cpuidle: the psci_idle driver, the governors ladder, menu, teo and
@@ -43,7 +43,7 @@ if [ $# -ge 1 ]; then
 else
 	log=$build/idle-test.log
 	rm -f "$log"
-	idle_dtb "$build/vxu4.dtb" "$dtb" || exit 2
+	"$top/tools/testing/vxu4/dtb-variant.sh" idle "$build/vxu4.dtb" "$dtb" || exit 2
 	vxu4_boot idle
 	echo "(console log: build/idle-test.log)"
 fi

@@ -125,5 +125,5 @@ within() {
 	fi
 }
 
-# The DTB helpers (opp_table, opp_khz, boost_dtb)
+# The DTB readers (opp_table, opp_khz)
 . "$(dirname "${BASH_SOURCE[0]}")/dtb-lib.sh"

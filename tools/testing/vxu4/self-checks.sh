@@ -19,7 +19,8 @@
 # bench-report.py's names, broken copies refused), and the static
 # checks' own tests on throwaway
 # inputs: commit-subjects.sh on a git repository of good and bad commits
-# (tools/testing/commit-subjects-test.sh), kernel-variant.sh's refusal
+# (tools/testing/commit-subjects-test.sh), dtb-variant.sh's variants of
+# the board (each changes what it says) and refusals, kernel-variant.sh's refusal
 # of a variant it has no fragment for, bench.sh's refusal of an
 # argument it does not know, and what the benches, scripts/vxu4.sh and
 # check.sh refuse before any boot (env-test.sh: every bad setting, HOSTS
@@ -32,8 +33,8 @@
 # on cut, garbled and impossible console logs, a bad OUT_DIR, --em JSON
 # or stamps, stdout full or closed (reports-test.py). One KTAP document.
 #
-# Usage: self-checks.sh   (needs make kernel and make tools: the board
-# DTB, eas-em, build/trace-events)
+# Usage: self-checks.sh   (needs make vxu4 and make tools: the board
+# DTB, build/vxu4.dtb, eas-em, build/trace-events)
 
 set -uo pipefail
 
@@ -90,6 +91,60 @@ if [ "$rc" -eq 2 ] && [[ $err == *"'nosuch' is no kernel variant"*" nolockdebug"
 else
 	nok "kernel-variant.sh nosuch: exit 2, names the variants there are" "exit $rc" "$err"
 fi
+
+# dtb-variant.sh makes every variant of the board from build/vxu4.dtb:
+# each changes what it says and nothing is left half made; a variant it
+# does not know is refused, exit 2, naming those there are.
+variant=$top/tools/testing/vxu4/dtb-variant.sh
+vdtb=$top/build/vxu4.dtb
+vtmp=$(mktemp -d)
+# count DTB PROPERTY: how many CPU nodes of DTB have PROPERTY
+count() {
+	local c n=0
+	for c in $(fdtget -l "$1" /cpus | grep '^cpu@'); do
+		fdtget "$1" "/cpus/$c" "$2" >/dev/null 2>&1 && n=$((n + 1))
+	done
+	echo "$n"
+}
+if [ ! -f "$vdtb" ]; then
+	nok "dtb-variant.sh: the board's variants" "no $vdtb: run make vxu4"
+else
+	"$variant" noem "$vdtb" "$vtmp/noem.dtb" &&
+		"$variant" noem-nomc "$vdtb" "$vtmp/nomc.dtb" &&
+		"$variant" boost "$vdtb" "$vtmp/boost.dtb" 2000000000 &&
+		"$variant" idle "$vdtb" "$vtmp/idle.dtb" &&
+		"$variant" one-opp "$vdtb" "$vtmp/one-opp.dtb"
+	got="coefficients $(count "$vdtb" dynamic-power-coefficient)"
+	got+=" noem $(count "$vtmp/noem.dtb" dynamic-power-coefficient)"
+	got+=" cpu-map $(fdtget -l "$vtmp/noem.dtb" /cpus/cpu-map >/dev/null 2>&1 && echo y || echo n)"
+	got+=" nomc $(count "$vtmp/nomc.dtb" dynamic-power-coefficient)"
+	got+=" $(fdtget -l "$vtmp/nomc.dtb" /cpus/cpu-map >/dev/null 2>&1 && echo y || echo n)"
+	a15=$(opp_table "$vdtb" 4)
+	got+=" turbo $(for o in $(fdtget -l "$vtmp/boost.dtb" "$a15"); do
+		fdtget "$vtmp/boost.dtb" "$a15/$o" turbo-mode >/dev/null 2>&1 && echo "$o"; done | paste -sd,)"
+	got+=" idle-states $(count "$vtmp/idle.dtb" cpu-idle-states)/$(fdtget -l "$vtmp/idle.dtb" /cpus/idle-states | wc -l)"
+	got+=" a7-opps $(fdtget -l "$vtmp/one-opp.dtb" "$(opp_table "$vdtb" 0)" | paste -sd,)"
+	expect "dtb-variant.sh: noem, noem-nomc, boost, idle and a bad one change what they say" \
+		"coefficients 8 noem 0 cpu-map y nomc 0 n turbo opp-2000000000 idle-states 8/4 a7-opps opp-1400000000" "$got"
+	err=$("$variant" nosuch "$vdtb" "$vtmp/nosuch.dtb" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 2 ] && [[ $err == *"'nosuch' is no variant: want one of noem noem-nomc boost idle"* ]] &&
+		[ ! -e "$vtmp/nosuch.dtb" ]; then
+		ok "dtb-variant.sh nosuch: exit 2, names the variants there are, makes nothing"
+	else
+		nok "dtb-variant.sh nosuch: exit 2, names the variants there are, makes nothing" "exit $rc" "$err"
+	fi
+	err=$("$variant" boost "$vdtb" "$vtmp/bad.dtb" 123 2>&1)
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ "$(echo "$err" | grep -c .)" -eq 1 ] && [[ $err == *"has no "*"/opp-123"* ]] &&
+		[ -z "$(find "$vtmp" -name 'bad.dtb*')" ]; then
+		ok "dtb-variant.sh boost at no OPP: exit 1, one line naming it, no half-made DTB"
+	else
+		nok "dtb-variant.sh boost at no OPP: exit 1, one line naming it, no half-made DTB" "exit $rc" "$err" \
+			"$(ls "$vtmp")"
+	fi
+fi
+rm -rf "$vtmp"
 
 # bench.sh takes one argument, --seed (make bench-seed): anything else is
 # refused before any boot, exit 2, naming what it takes.
