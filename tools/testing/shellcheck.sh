@@ -3,9 +3,9 @@
 #
 # ShellCheck on our shell scripts, every severity (style included), the
 # files they source followed (.shellcheckrc): scripts/*.sh, .ci/run,
-# tools/testing/*.sh and its folders' *.sh, and the guest's payloads in
-# tools/testing/vxu4/guest/ and the board command tools/power/eas/eas-bench
-# (busybox ash: checked as dash, its fellow
+# tools/testing/*.sh and the *.sh of its folders and of theirs, and the
+# guest's payloads in tools/testing/vxu4/guest/ and the board command
+# tools/power/eas/eas-bench (busybox ash: checked as dash, its fellow
 # Almquist shell; ShellCheck 0.9 of Debian 12 has no busybox dialect).
 # KTAP, one result a file, failed with ShellCheck's findings.
 #
@@ -27,7 +27,8 @@ command -v shellcheck >/dev/null ||
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
 	shopt -s nullglob
-	files=(scripts/*.sh .ci/run tools/testing/*.sh tools/testing/*/*.sh tools/power/eas/eas-bench)
+	files=(scripts/*.sh .ci/run tools/testing/*.sh tools/testing/*/*.sh tools/testing/*/*/*.sh
+		tools/power/eas/eas-bench)
 	# The guest's files but its C source and its package list.
 	for f in tools/testing/vxu4/guest/*; do
 		case $f in *.c | *.txt) ;; *) files+=("$f") ;; esac

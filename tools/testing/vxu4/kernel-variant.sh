@@ -14,15 +14,17 @@
 # 2 no such variant.
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
+# The fragments are beside this script.
+here=$(cd "$(dirname "$0")" && pwd)
 name=${1:-}
-frag=$top/tools/testing/vxu4/$name.config
+frag=$here/$name.config
 if [[ ! $name =~ ^[a-z0-9]+$ ]] || [ ! -f "$frag" ]; then
 	known=
-	for f in "$top"/tools/testing/vxu4/*.config; do
+	for f in "$here"/*.config; do
 		f=${f##*/}
 		known+=" ${f%.config}"
 	done
-	echo "kernel-variant.sh: '$name' is no kernel variant: want one of:$known (tools/testing/vxu4/NAME.config)" >&2
+	echo "kernel-variant.sh: '$name' is no kernel variant: want one of:$known (${here#"$top"/}/NAME.config)" >&2
 	exit 2
 fi
 KERNEL_VARIANT=$name KERNEL_CONFIG_EXTRA=$frag "$top/scripts/kernel.sh" build >&2 || exit 1

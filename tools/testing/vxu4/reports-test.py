@@ -15,7 +15,7 @@ that names the file (and its line and the field, for a log's line), no
 Python traceback, and nothing written to OUT_DIR.
 
 Usage: reports-test.py [--reports DIR]   (DIR: where the reports are;
-default this file's folder)
+default: each where it is in the tree)
 """
 
 import os
@@ -29,6 +29,17 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+# The reports, by file name: where each is in the tree.
+REPORTS = {os.path.basename(p): os.path.join(TOP, p) for p in (
+    "tools/testing/vxu4/bench-report.py",
+    "tools/testing/vxu4/boost-report.py",
+    "tools/testing/vxu4/fidelity-report.py",
+    "tools/testing/vxu4/idle-report.py",
+    "tools/testing/vxu4/pelt-report.py",
+    "tools/testing/vxu4/timescale-report.py",
+    "tools/testing/vxu4/vxu4log.py",
+)}
 
 
 def bench_log() -> list[str]:
@@ -381,14 +392,15 @@ def listing(d: str) -> list[str]:
                   for r, _, fs in os.walk(d) for f in fs)
 
 
-def run(case: Case, reports: str, tmp: str) -> tuple[bool, list[str]]:
+def run(case: Case, reports: str | None, tmp: str) -> tuple[bool, list[str]]:
     d = tempfile.mkdtemp(dir=tmp)
     case.make(d)
     if not os.path.lexists(f"{d}/out"):
         os.mkdir(f"{d}/out")
     before = listing(d)
     args = [a.replace("{d}", d) for a in case.args]
-    cmd = [sys.executable, os.path.join(reports, case.report)] + args
+    report = os.path.join(reports, case.report) if reports else REPORTS[case.report]
+    cmd = [sys.executable, report] + args
     if case.stdout == "full":
         with open("/dev/full", "w") as full:
             res = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True,
@@ -429,7 +441,7 @@ def run(case: Case, reports: str, tmp: str) -> tuple[bool, list[str]]:
 
 def main() -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    reports = HERE
+    reports = None
     if sys.argv[1:2] == ["--reports"] and len(sys.argv) == 3:
         reports = sys.argv[2]
     elif sys.argv[1:]:
