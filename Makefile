@@ -9,7 +9,7 @@
 #   make check-ci what CI runs: make check, the physics, the variant boards,
 #                 a short stress, PELT at one multiplier
 #   make check-full  everything: before a series version, and whenever the
-#                 emulation changes (tools/testing/vxu4/suites.toml lists the tiers)
+#                 emulation changes (tools/testing/vxu4/suites/registry.toml lists the tiers)
 #   make TARGET   one suite alone, for each TARGET that the list names
 #                 (check-boost, check-pelt, ...: make help lists them)
 #   make check-debug  the debug kernel (lockdep, KASAN, UBSAN, ...): system test, KUnit, stress
@@ -51,7 +51,7 @@ export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
 # The make targets of one suite alone: those that the registry of suites
 # names (their "target", tools/testing/check.sh --targets).
-SUITES := tools/testing/vxu4/suites.toml
+SUITES := tools/testing/vxu4/suites/registry.toml
 SUITE_TARGETS := $(shell tools/testing/check.sh --targets | cut -f1)
 ifeq ($(SUITE_TARGETS),)
 $(error $(SUITES) names no make target: tools/testing/check.sh --targets failed)
@@ -72,14 +72,14 @@ deps:
 kernel: deps
 	@scripts/kernel.sh build
 
-$(BUILD)/vxu4-dtb: tools/testing/vxu4/vxu4-dtb.c | deps
+$(BUILD)/vxu4-dtb: tools/testing/vxu4/board/vxu4-dtb.c | deps
 	@mkdir -p $(BUILD)
 	@echo "==> building build/vxu4-dtb (libfdt)"
 	@$(HOSTCC) $(HOSTCFLAGS) -o $@ $< -lfdt -lm
 
 # The QEMU plugin that counts each vCPU's instructions (scripts/vxu4.sh),
 # built against the plugin header of the installed QEMU's own source.
-$(BUILD)/insn-count.so: tools/testing/vxu4/insn-count-plugin.c | deps
+$(BUILD)/insn-count.so: tools/testing/vxu4/board/insn-count-plugin.c | deps
 	@scripts/qemu-plugin-header.sh $(BUILD)/qemu-plugin
 	@echo "==> building build/insn-count.so (QEMU plugin)"
 	@$(HOSTCC) -O2 -Wall -Wextra -shared -fPIC -I$(BUILD)/qemu-plugin \
@@ -102,13 +102,13 @@ vxu4: kernel $(BUILD)/vxu4-dtb $(BUILD)/insn-count.so
 	@# The same board with no dynamic-power-coefficient: no EM, EAS off
 	@# (make check's second boot, for the EM's CPU mask checks); and with
 	@# no cpu-map either: the 2020 series' baseline (make bench's d), one
-	@# sched domain level (tools/testing/vxu4/dtb-variant.sh makes every
+	@# sched domain level (tools/testing/vxu4/board/dtb-variant.sh makes every
 	@# variant of the board).
-	@tools/testing/vxu4/dtb-variant.sh noem $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem.dtb
-	@tools/testing/vxu4/dtb-variant.sh noem-nomc $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem-nomc.dtb
+	@tools/testing/vxu4/board/dtb-variant.sh noem $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem.dtb
+	@tools/testing/vxu4/board/dtb-variant.sh noem-nomc $(BUILD)/vxu4.dtb $(BUILD)/vxu4-noem-nomc.dtb
 
 # The events of a guest's trace.dat as JSON lines (libtracecmd).
-$(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
+$(BUILD)/trace-events: tools/testing/vxu4/lib/trace-events.c | deps
 	@mkdir -p $(BUILD)
 	@echo "==> building build/trace-events (libtracecmd, libtraceevent)"
 	@$(HOSTCC) $(HOSTCFLAGS) $$(pkg-config --cflags libtracecmd) -o $@ $< \
@@ -116,7 +116,7 @@ $(BUILD)/trace-events: tools/testing/vxu4/trace-events.c | deps
 
 # The guest's payloads: /init, one file a mode (vxu4.mode=MODE runs
 # vxu4-MODE), the library they share and eas-work, cross-built static.
-GUEST_MODES := check physics pelt stress report boost idle bench pelt-bench \
+GUEST_MODES := system physics pelt stress baddt boost idle bench pelt-bench \
 	idle-bench boost-bench timescale-bench eas-behaviour fidelity board-bench
 GUEST_TOOLS := $(GUEST_MODES:%=$(BUILD)/guest-tools/usr/bin/vxu4-%) \
 	$(BUILD)/guest-tools/usr/lib/vxu4/lib $(BUILD)/guest-tools/usr/lib/vxu4/bench-configs \
@@ -133,7 +133,7 @@ $(BUILD)/guest-tools/usr/lib/vxu4/lib: tools/testing/vxu4/guest/lib
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
 # make bench's configurations, as the guest's vxu4-bench reads them.
-$(BUILD)/guest-tools/usr/lib/vxu4/bench-configs: tools/testing/vxu4/bench-configs
+$(BUILD)/guest-tools/usr/lib/vxu4/bench-configs: tools/testing/vxu4/benches/bench-configs
 	@mkdir -p $(dir $@)
 	install -m 644 $< $@
 $(BUILD)/guest-tools/usr/bin/eas-work: tools/testing/vxu4/guest/eas-work.c | deps
@@ -198,45 +198,45 @@ kunit-arm series-build: kernel
 series-check series-roundtrip: deps
 
 # PELT half-life 32, 16, 8 ms compared (ITER, FRAMES, DURATION, PARALLEL:
-# tools/testing/vxu4/pelt-bench.sh): RampUp, frames, energy; table and plot.
+# tools/testing/vxu4/benches/pelt-bench.sh): RampUp, frames, energy; table and plot.
 pelt-bench: vxu4 initramfs tools
-	@tools/testing/vxu4/pelt-bench.sh
+	@tools/testing/vxu4/benches/pelt-bench.sh
 
 # Boost OPPs compared: no boost, boost always, the load-aware boost budget
-# (ITER, WORK_MS, TAR_DIRS: tools/testing/vxu4/boost-bench.sh): 1-4 threads
+# (ITER, WORK_MS, TAR_DIRS: tools/testing/vxu4/benches/boost-bench.sh): 1-4 threads
 # of fixed work and tar -czf; time, energy, power; table and plot.
 boost-bench: vxu4 initramfs tools
-	@tools/testing/vxu4/boost-bench.sh
+	@tools/testing/vxu4/benches/boost-bench.sh
 
 # The idle governors compared on the board with idle states (ITER, FRAMES,
-# AUDIO_S, VIDEO_S, LOOPS, GOVERNORS: tools/testing/vxu4/idle-bench.sh):
+# AUDIO_S, VIDEO_S, LOOPS, GOVERNORS: tools/testing/vxu4/benches/idle-bench.sh):
 # frames, audio, video, cyclictest; table and plot.
 idle-bench: vxu4 initramfs tools
-	@tools/testing/vxu4/idle-bench.sh
+	@tools/testing/vxu4/benches/idle-bench.sh
 
 # The reference experiments, four ways (ITER, TASKS, DURATION, HB_LOOPS,
-# HB_GROUPS, CONFIGS, TIME_SCALE, KERNEL, HOSTS: tools/testing/vxu4/bench.sh);
+# HB_GROUPS, CONFIGS, TIME_SCALE, KERNEL, HOSTS: tools/testing/vxu4/benches/bench.sh);
 # eas-em computes the EM
 bench: vxu4 initramfs tools
-	@tools/testing/vxu4/bench.sh
+	@tools/testing/vxu4/benches/bench.sh
 
 # The reference experiments as the 2020 mailing-list series and Arm ran
-# them: the same bench with their lengths (tools/testing/vxu4/bench.sh
+# them: the same bench with their lengths (tools/testing/vxu4/benches/bench.sh
 # --seed).
 bench-seed: vxu4 initramfs tools
-	@tools/testing/vxu4/bench.sh --seed
+	@tools/testing/vxu4/benches/bench.sh --seed
 
 # The guest's time scale K against the board (SCALES, REPS, HB_A, HB_B:
-# tools/testing/vxu4/timescale-bench.sh): one boot a K; probes, hackbench,
+# tools/testing/vxu4/benches/timescale-bench.sh): one boot a K; probes, hackbench,
 # rt-app util, wall cost; table and plot.
 timescale-bench: vxu4 initramfs tools
-	@tools/testing/vxu4/timescale-bench.sh
+	@tools/testing/vxu4/benches/timescale-bench.sh
 
 # The probes against the boards' published figures, and the cost model's
 # weights fitted to them (COSTS, TIME_SCALE, WEIGHTS, REPS, SCALE_PCT,
-# HB_A, HB_B, KERNEL: tools/testing/vxu4/fidelity.sh).
+# HB_A, HB_B, KERNEL: tools/testing/vxu4/benches/fidelity.sh).
 fidelity: vxu4 initramfs tools
-	@tools/testing/vxu4/fidelity.sh
+	@tools/testing/vxu4/benches/fidelity.sh
 
 odroid: deps tools
 	@scripts/odroid.sh

@@ -24,8 +24,8 @@
 # board's kernel, its config the board's plus FRAGMENT (applied last, it
 # wins over the others), same sources and ccache, its own object folder
 # build/obj-NAME: the debug kernel is KERNEL_VARIANT=debug with the
-# fragment tools/testing/vxu4/debug.config (lockdep, KASAN, UBSAN, ...),
-# which tools/testing/vxu4/debug-build.sh passes.
+# fragment tools/testing/vxu4/board/debug.config (lockdep, KASAN, UBSAN, ...),
+# which tools/testing/vxu4/suites/debug-build.sh passes.
 
 set -euo pipefail
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # qemu-plugin.h of exactly the installed QEMU, for our TCG plugin
-# (tools/testing/vxu4/insn-count-plugin.c): Debian ships no plugin header,
+# (tools/testing/vxu4/board/insn-count-plugin.c): Debian ships no plugin header,
 # so it comes from the Debian source package of qemu-system-arm's version,
 # fetched and verified by apt (its Sources index from the backports suite
 # that scripts/deps.sh set up), with apt's state kept under OUTDIR.

@@ -25,11 +25,11 @@
 # not on a host core of its own, below), VXU4_TIME_SCALE (the guest's
 # time scale K, below; default 1), VXU4_COST (what a vCPU's time counts,
 # below: insns, the default, or cycles), VXU4_WEIGHTS (the cost model's
-# weights; default tools/testing/vxu4/cycle-weights), VXU4_CLASSES (a
+# weights; default tools/testing/vxu4/board/cycle-weights), VXU4_CLASSES (a
 # file the plugin writes at exit: each mnemonic, its class, its
 # translations). The files, VXU4_TIMEOUT, VXU4_LOG and
 # VXU4_TIME_SCALE are checked before anything is made or booted
-# (tools/testing/vxu4/env-lib.sh, which the benches share): a bad one is
+# (tools/testing/vxu4/lib/env-lib.sh, which the benches share): a bad one is
 # refused with one line naming it, exit 2; numbers are read in base 10
 # (VXU4_TIMEOUT=0900 is 900 s).
 #
@@ -40,7 +40,7 @@
 # whatever the host does; the vCPUs run round-robin on one host thread.
 # drivers/misc/virt-cpu-speed.c is written for that model. How much each
 # vCPU executed is counted by a TCG plugin (build/insn-count.so, from
-# tools/testing/vxu4/insn-count-plugin.c) into the page the DTB reserves
+# tools/testing/vxu4/board/insn-count-plugin.c) into the page the DTB reserves
 # (VXU4_PLUGIN: another build of it); a DTB without that page boots with
 # no plugin, and the CPU speed falls back to its fair-share estimate.
 #
@@ -69,8 +69,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$top/build
 env_prog=vxu4.sh
-# shellcheck source=tools/testing/vxu4/env-lib.sh
-. "$top/tools/testing/vxu4/env-lib.sh"
+# shellcheck source=tools/testing/vxu4/lib/env-lib.sh
+. "$top/tools/testing/vxu4/lib/env-lib.sh"
 ram_mb=1024
 # Nothing of the host's in the guest: no random seeds from QEMU, and a
 # real-time clock that starts at a fixed date and runs with guest time,
@@ -205,7 +205,7 @@ dumpdtb)
 boot)
 	shift
 	# Every setting checked before anything is made or booted
-	# (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+	# (tools/testing/vxu4/lib/env-lib.sh: exit 2, naming the variable).
 	kernel=$(env_file VXU4_KERNEL "$build/obj/arch/arm/boot/zImage" "run 'make kernel' (make run does)" zimage) || exit
 	dtb=$(env_file VXU4_DTB "$build/vxu4.dtb" "run 'make vxu4' (make run does)") || exit
 	# VXU4_INITRD=none: no initramfs (a root file system on VXU4_DISK).
@@ -222,8 +222,8 @@ boot)
 	cost=$(env_match VXU4_COST insns 'insns|cycles|cycles-cache' \
 		"insns, cycles or cycles-cache (what a vCPU's time counts)") || exit
 	if [ "$cost" != insns ]; then
-		weights=$(env_file VXU4_WEIGHTS "$top/tools/testing/vxu4/cycle-weights" \
-			"it is the cost model's weights, tools/testing/vxu4/cycle-weights") || exit
+		weights=$(env_file VXU4_WEIGHTS "$top/tools/testing/vxu4/board/cycle-weights" \
+			"it is the cost model's weights, tools/testing/vxu4/board/cycle-weights") || exit
 		[[ $weights != *,* ]] || env_bad "VXU4_WEIGHTS=$weights: QEMU's plugin arguments cannot hold a comma"
 		cores=$(cpu_cores "$dtb") || exit 2
 	fi
@@ -234,7 +234,7 @@ boot)
 	# Last: the log is made (empty) once everything else is right.
 	console=$(env_log VXU4_LOG) || exit
 	# Each vCPU's own instruction count, for the CPU speed, where the DTB
-	# reserves a page for it (tools/testing/vxu4/insn-count-plugin.c): the
+	# reserves a page for it (tools/testing/vxu4/board/insn-count-plugin.c): the
 	# guest RAM is then a shared file that the plugin maps too.
 	counters=()
 	node=$(fdtget -l "$dtb" /reserved-memory 2>/dev/null | grep '^insn-counters@' || true)
@@ -294,7 +294,7 @@ boot)
 	[ -n "${VXU4_MONITOR:-}" ] && monitor=(-monitor "unix:$VXU4_MONITOR,server,nowait")
 	# The host's timing out of the guest: QEMU on a host core of its own,
 	# SCHED_FIFO (isolate_core, above). Its first console line says
-	# whether this boot was (tools/testing/vxu4/repro-test.sh reads it).
+	# whether this boot was (tools/testing/vxu4/suites/repro-test.sh reads it).
 	rt=() host="vxu4.sh: host: not isolated"
 	if [ -n "${VXU4_MONITOR:-}" ]; then
 		host+=" (VXU4_MONITOR: the monitor needs QEMU's main thread to run at any time)"

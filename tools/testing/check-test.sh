@@ -30,9 +30,11 @@ ktap_atexit rm -rf "$tmp"
 t=$tmp/tree
 mkdir -p "$t/tools/testing/vxu4" "$t/scripts" "$t/build/obj/arch/arm/boot" "$t/bin"
 cp "$top/tools/testing/check.sh" "$top/tools/testing/check.py" "$top/tools/testing/ktap.sh" "$t/tools/testing/"
-cp "$top/tools/testing/vxu4/registry.py" "$top/tools/testing/vxu4/boot.py" "$t/tools/testing/vxu4/"
+mkdir -p "$t/tools/testing/vxu4/suites"
+cp "$top/tools/testing/vxu4/suites/registry.py" "$t/tools/testing/vxu4/suites/registry.py"
+cp "$top/tools/testing/vxu4/suites/boot.py" "$t/tools/testing/vxu4/suites/boot.py"
 for f in scripts/vxu4.sh build/obj/arch/arm/boot/zImage build/vxu4.dtb build/initramfs.cpio.gz \
-	build/insn-count.so tools/testing/vxu4/cycle-weights; do
+	build/insn-count.so tools/testing/vxu4/board/cycle-weights; do
 	echo "$f" >"$t/$f"
 done
 
@@ -68,7 +70,7 @@ if [ "$(cat "$1" 2>/dev/null)" = made ]; then echo "ok 1 read $1"; else echo "no
 EOF
 chmod +x "$t/bin/suite" "$t/bin/maker" "$t/bin/judge"
 
-cat >"$t/tools/testing/vxu4/suites.toml" <<'EOF'
+cat >"$t/tools/testing/vxu4/suites/registry.toml" <<'EOF'
 [boot.b1]
 about = "a boot"
 mode = "check"
@@ -168,9 +170,9 @@ import json, sys
 from pathlib import Path
 sys.dont_write_bytecode = True
 top = Path(sys.argv[1])
-sys.path.insert(0, str(top / "tools/testing/vxu4"))
+sys.path.insert(0, str(top / "tools/testing/vxu4/suites"))
 import registry
-reg = registry.load(top / "tools/testing/vxu4/suites.toml", top)
+reg = registry.load(top / "tools/testing/vxu4/suites/registry.toml", top)
 st = registry.want_stamp(reg, reg.boots["b1"], {})
 st["status"] = 0
 (top / "build/b1.log.boot").write_text(json.dumps(st))

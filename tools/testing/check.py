@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The test tiers (tools/testing/check.sh runs this): the suites that
-tools/testing/vxu4/suites.toml lists for a tier, then one closing line
+tools/testing/vxu4/suites/registry.toml lists for a tier, then one closing line
 "N passed, N failed".
 
   check.sh [check|ci|full|debug]   (default: check)
@@ -61,9 +61,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-# The registry's folder (suites.toml, registry.py, boot.py), from the top
+# The registry's folder (registry.toml, registry.py, boot.py), from the top
 # of the tree: the folder above this one that holds scripts/vxu4.sh.
-REGISTRY_DIR = "tools/testing/vxu4"
+REGISTRY_DIR = "tools/testing/vxu4/suites"
 sys.dont_write_bytecode = True
 sys.path.insert(0, str(next((p for p in Path(__file__).resolve().parents
                              if (p / "scripts/vxu4.sh").is_file()), Path("/")) / REGISTRY_DIR))

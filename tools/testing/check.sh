@@ -3,7 +3,7 @@
 #
 # The test tiers: tools/testing/check.py (its header: the usage, the
 # lanes, the output), which runs the suites that the registry
-# tools/testing/vxu4/suites.toml lists, then one closing line
+# tools/testing/vxu4/suites/registry.toml lists, then one closing line
 # "N passed, N failed".
 #
 #   tools/testing/check.sh [check|ci|full|debug]     a tier (make check...)

@@ -27,7 +27,7 @@ for file in "${files[@]}"; do
 	tools/power/eas/fuzz/*) opt=(-f --ignore CAMELCASE) ;;
 	# A QEMU plugin, and its test that stubs QEMU's plugin API, use
 	# glib's types (GArray, GByteArray).
-	tools/testing/vxu4/insn-count-plugin.c | tools/testing/vxu4/plugin-test.c)
+	tools/testing/vxu4/board/insn-count-plugin.c | tools/testing/vxu4/board/plugin-test.c)
 		opt=(-f --ignore CAMELCASE) ;;
 	esac
 	if out=$(cd "$ksrc" && ./scripts/checkpatch.pl --strict -q --no-summary \

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench's configurations, defined once (tools/testing/vxu4/bench-configs):
+"""make bench's configurations, defined once (tools/testing/vxu4/benches/bench-configs):
 KTAP.
 
   - the file reads (vxu4log.bench_configs()), and docs/benches.md holds
@@ -20,8 +20,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-sys.path.insert(0, HERE)
+TOP = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import vxu4log  # noqa: E402
 
 GOOD = ["a|vxu4.dtb|1|2|EM+EAS|the series", "b|vxu4.dtb|0|2|EM, EAS off|EAS off",
@@ -66,7 +66,7 @@ def main() -> int:
         why = f"{docs}: its configurations' table head found {len(at)} times, want once"
     elif lines[at[0]:at[0] + len(table) + 1] != table + [""]:
         why = (f"{docs}:{at[0] + 1}: the table differs from bench-configs: put "
-               "'tools/testing/vxu4/vxu4log.py bench-configs --markdown' there")
+               "'tools/testing/vxu4/lib/vxu4log.py bench-configs --markdown' there")
     results.append(("docs/benches.md's table is bench-configs'", why))
 
     spec = importlib.util.spec_from_file_location("bench_report", os.path.join(HERE, "bench-report.py"))

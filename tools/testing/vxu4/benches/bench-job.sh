@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# One boot of make bench (tools/testing/vxu4/bench.sh), the same whether
+# One boot of make bench (tools/testing/vxu4/benches/bench.sh), the same whether
 # bench.sh runs it here or GNU parallel runs it on another host (HOSTS=):
 #
 #   bench-job.sh PREFIX LIMIT SCALE KERNEL DTB INITRD GUEST_ARG...
@@ -28,7 +28,7 @@ fi
 prefix=$1 limit=$2 scale=$3 kernel=$4 dtb=$5 initrd=$6
 shift 6
 name=${prefix##*/}
-vxu4=$(cd "$(dirname "$0")/../../.." && pwd)/scripts/vxu4.sh
+vxu4=$(cd "$(dirname "$0")/../../../.." && pwd)/scripts/vxu4.sh
 rm -f "$prefix.log" "$prefix.stamps" "$prefix.rc"
 : >"$prefix.stamps"
 

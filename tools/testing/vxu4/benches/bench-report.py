@@ -27,7 +27,7 @@ Mann-Whitney p, per-cluster busy time and time in each OPP, guest and
 wall time, shortfall; and for rt-app how the energy of the runs with EAS
 follows the time the root domain was overutilized in each (Pearson's r,
 a least-squares line).
-Configurations: those of tools/testing/vxu4/bench-configs (a = EM + EAS, b =
+Configurations: those of tools/testing/vxu4/benches/bench-configs (a = EM + EAS, b =
 EM without EAS, c = no EM, d = no EM and no cluster level).
 Exit 0 ok; 1 the guest reported errors, a boot is incomplete or the
 computed energy disagrees with the meters; 2 bad input or no runs.
@@ -43,13 +43,13 @@ import subprocess
 import sys
 from typing import Any, Callable, NoReturn, Sequence
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import vxu4log  # noqa: E402
 import vxu4trace  # noqa: E402
 
 
 def cfg_names() -> dict[str, str]:
-    """make bench's configurations (tools/testing/vxu4/bench-configs): their
+    """make bench's configurations (tools/testing/vxu4/benches/bench-configs): their
     short names by letter; a file that cannot be read is one line, exit 2."""
     try:
         return {c.cfg: c.name for c in vxu4log.bench_configs()}

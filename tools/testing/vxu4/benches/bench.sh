@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make bench: the reference EAS experiments in the virtual XU4, in the
-# configurations of tools/testing/vxu4/bench-configs (the one definition
+# configurations of tools/testing/vxu4/benches/bench-configs (the one definition
 # of them: each one's letter, board, sched_energy_aware, what it is),
-# tabulated as the seed's tables (tools/testing/vxu4/bench-report.py):
+# tabulated as the seed's tables (tools/testing/vxu4/benches/bench-report.py):
 #   a, b  EM + EAS (the series), and EM with sched_energy_aware=0: one
 #         boot of build/vxu4.dtb, a and b taking turns (ab1, ab2)
 #   c     no EM, the cluster sched domain level kept: build/vxu4-noem.dtb
@@ -18,7 +18,7 @@
 # OPP (tools/power/eas/eas-em from build/vxu4.dtb) times the busy time of
 # each cluster's CPUs at that OPP (from each run's trace.dat, which the
 # guest sends out on the console and bench-report.py reduces with
-# tools/testing/vxu4/vxu4trace.py); for a and b it is checked against
+# tools/testing/vxu4/lib/vxu4trace.py); for a and b it is checked against
 # the meters.
 #
 # --seed: the seed's run as the seed and Arm ran it (make bench-seed): the
@@ -28,7 +28,7 @@
 # at the default time scale (docs/benches.md gives the measured cost).
 #
 # Environment (defaults), each read once and checked before anything is
-# made or booted (tools/testing/vxu4/env-lib.sh: exit 2, one line naming
+# made or booted (tools/testing/vxu4/lib/env-lib.sh: exit 2, one line naming
 # the variable); numbers in base 10 (ITER=010 is 10):
 #   ITER=10        iterations of each configuration (1 to 1000)
 #   TASKS=24,8,24@a7
@@ -56,7 +56,7 @@
 #                  (docs/findings/time-scale.md), 1 is QEMU's own clock
 #   KERNEL=        a variant of the board's kernel to boot instead of
 #                  build/obj's: NAME for build/obj-NAME, the board's config
-#                  plus tools/testing/vxu4/NAME.config (nolockdebug: no lock
+#                  plus tools/testing/vxu4/board/NAME.config (nolockdebug: no lock
 #                  debugging), built first (kernel-variant.sh)
 #   PARALLEL=1     0: one boot after the other (on two host cores only
 #                  one boot at a time runs on a core of its own:
@@ -86,12 +86,12 @@
 # Results in build/bench/<date>/: the console log (ab1.log, c.log, d.log,
 # ab2.log; with HOSTS ab-I.log, ...), the host's arrival times of the run
 # markers (NAME.stamps) and the exit status (NAME.rc) of each boot
-# (tools/testing/vxu4/bench-job.sh), em.json, runs.csv, summary.json,
+# (tools/testing/vxu4/benches/bench-job.sh), em.json, runs.csv, summary.json,
 # bench.png, report.txt, traces/ (each rt-app run's trace.dat); with HOSTS
 # jobs.txt and parallel's hosts.joblog.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 
 bad() { echo "bench.sh: $*" >&2; exit 2; }
@@ -103,10 +103,10 @@ case $# in
 *) bad "too many arguments ($*): want none or --seed" ;;
 esac
 # Every setting read once and checked here, before anything is made or
-# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+# booted (tools/testing/vxu4/lib/env-lib.sh: exit 2, naming the variable).
 env_prog=bench.sh
-# shellcheck source=tools/testing/vxu4/env-lib.sh
-. "$top/tools/testing/vxu4/env-lib.sh"
+# shellcheck source=tools/testing/vxu4/lib/env-lib.sh
+. "$top/tools/testing/vxu4/lib/env-lib.sh"
 if [ "$mode" = seed ]; then
 	d_tasks=24,24@a7 d_duration=30 d_hb=500 d_hbg=10
 else
@@ -118,21 +118,21 @@ tasks=$(env_match TASKS "$d_tasks" '[1-9][0-9]{0,2}(@a15|@a7)?(,[1-9][0-9]{0,2}(
 duration=$(env_int DURATION "$d_duration" 1 3600 "guest seconds of each rt-app run; rt-app never ends a run of 0") || exit
 hb=$(env_int HB_LOOPS "$d_hb" 0 100000 "hackbench's loops; 0: no hackbench") || exit
 hbg=$(env_int HB_GROUPS "$d_hbg" 1 100 "hackbench's groups") || exit
-# The configurations: tools/testing/vxu4/bench-configs, the one definition
+# The configurations: tools/testing/vxu4/benches/bench-configs, the one definition
 # of them ("CFG DTB EAS LEVELS" a line, the file checked by vxu4log.py).
-cfglist=$(python3 "$top/tools/testing/vxu4/vxu4log.py" bench-configs) || exit 2
+cfglist=$(python3 "$top/tools/testing/vxu4/lib/vxu4log.py" bench-configs) || exit 2
 declare -A cfg_dtb cfg_eas
 letters=
 while read -r l dtb eas _; do
 	cfg_dtb[$l]=$dtb cfg_eas[$l]=$eas letters+=$l
 done <<<"$cfglist"
 all=$(echo "$letters" | sed 's/./&,/g; s/,$//')
-configs=$(env_match CONFIGS "$all" "[$letters](,[$letters])*" "some of $all (tools/testing/vxu4/bench-configs), comma-separated, e.g. $all") || exit
+configs=$(env_match CONFIGS "$all" "[$letters](,[$letters])*" "some of $all (tools/testing/vxu4/benches/bench-configs), comma-separated, e.g. $all") || exit
 parallel=$(env_match PARALLEL 1 '[01]' "0 or 1") || exit
 # TIME_SCALE, or scripts/vxu4.sh's own VXU4_TIME_SCALE when it is unset.
 scale=$(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) || exit
 export VXU4_TIME_SCALE=$scale
-kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/NAME.config)") || exit
+kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/board/NAME.config)") || exit
 hosts=$(env_hosts HOSTS) || exit
 if [ -n "$hosts" ]; then
 	command -v parallel >/dev/null || env_bad "HOSTS=$hosts: GNU parallel is missing: run 'make deps' (Debian's parallel)"
@@ -165,7 +165,7 @@ eas_em=$top/tools/power/eas/eas-em
 [ -x "$eas_em" ] || env_bad "$eas_em is missing: run 'make tools' (make bench does)"
 out=$(env_out_dir BENCH_OUT "$build/bench/$(date +%Y%m%d-%H%M%S)") || exit
 if [ -n "$kernel" ]; then
-	zimage=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
+	zimage=$("$top/tools/testing/vxu4/board/kernel-variant.sh" "$kernel") || exit
 	zimage=$(env_file - "$zimage" "kernel-variant.sh $kernel did not make it" zimage) || exit
 fi
 
@@ -184,14 +184,14 @@ budget() {
 }
 
 # boot NAME DTB CONFIGS NCFG ITER FIRST: iterations FIRST..FIRST+ITER-1,
-# here (tools/testing/vxu4/bench-job.sh: $out/NAME.log, .stamps, .rc)
+# here (tools/testing/vxu4/benches/bench-job.sh: $out/NAME.log, .stamps, .rc)
 boot() {
 	local limit
 	limit=$(budget "$4" "$5")
 	echo "==> bench boot '$1': configurations $3 on $(basename "$2"), iterations" \
 		"$6..$(($6 + $5 - 1)), time limit $limit s"
 	# shellcheck disable=SC2046 # guest_args: words
-	"$top/tools/testing/vxu4/bench-job.sh" "$out/$1" "$limit" "$scale" "$zimage" "$2" \
+	"$top/tools/testing/vxu4/benches/bench-job.sh" "$out/$1" "$limit" "$scale" "$zimage" "$2" \
 		"$initrd" $(guest_args "$5" "$3" "$6") || true
 }
 
@@ -231,12 +231,14 @@ if [ -n "$hosts" ]; then
 	trap 'rm -rf "$bundle"' EXIT
 	mkdir -p "$bundle/scripts" "$bundle/tools/testing/vxu4" "$bundle/build"
 	cp "$top/scripts/vxu4.sh" "$bundle/scripts/"
-	cp "$top/tools/testing/vxu4/bench-job.sh" "$top/tools/testing/vxu4/env-lib.sh" \
-		"$bundle/tools/testing/vxu4/"
+	mkdir -p "$bundle/tools/testing/vxu4/benches"
+	cp "$top/tools/testing/vxu4/benches/bench-job.sh" "$bundle/tools/testing/vxu4/benches/bench-job.sh"
+	mkdir -p "$bundle/tools/testing/vxu4/lib"
+	cp "$top/tools/testing/vxu4/lib/env-lib.sh" "$bundle/tools/testing/vxu4/lib/env-lib.sh"
 	cp "$zimage" "$bundle/build/zImage"
 	cp "$initrd" "$bundle/build/initramfs.cpio.gz"
 	cp "$plugin" "$bundle/build/insn-count.so"
-	files=(scripts/vxu4.sh tools/testing/vxu4/bench-job.sh tools/testing/vxu4/env-lib.sh
+	files=(scripts/vxu4.sh tools/testing/vxu4/benches/bench-job.sh tools/testing/vxu4/lib/env-lib.sh
 		build/zImage build/initramfs.cpio.gz build/insn-count.so)
 	jobs=()
 	for i in $(seq "$iter"); do
@@ -259,7 +261,7 @@ if [ -n "$hosts" ]; then
 	(cd "$bundle" && parallel --will-cite --sshloginfile "$hosts" --workdir "$bundle" \
 		"${basefiles[@]}" --return '{1}.log' --return '{1}.stamps' --return '{1}.rc' \
 		--colsep ' ' --line-buffer --joblog "$out/hosts.joblog" \
-		bash tools/testing/vxu4/bench-job.sh '{1}' '{2}' "$scale" build/zImage 'build/{3}' \
+		bash tools/testing/vxu4/benches/bench-job.sh '{1}' '{2}' "$scale" build/zImage 'build/{3}' \
 		build/initramfs.cpio.gz "$(guest_args 1 '{4}' '{5}')" :::: "$out/jobs.txt") || true
 	for n in "${names[@]}"; do
 		for e in log stamps rc; do
@@ -318,7 +320,7 @@ wall=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }')
 echo "host: load $(cut -d' ' -f1-3 /proc/loadavg) at the end; wall time of the boots $wall s" >>"$out/info.txt"
 
 rc=0
-python3 "$top/tools/testing/vxu4/bench-report.py" --em "$out/em.json" --idle "$build/vxu4.dtb" "$out" "${logs[@]}" |
+python3 "$top/tools/testing/vxu4/benches/bench-report.py" --em "$out/em.json" --idle "$build/vxu4.dtb" "$out" "${logs[@]}" |
 	tee "$out/report.txt" || rc=$?
 echo "bench: wall time $wall s for the boots ($how), time scale K=$scale, kernel ${kernel:-board}" | tee -a "$out/report.txt"
 if [ "$failed" = 1 ] || [ "$rc" != 0 ]; then

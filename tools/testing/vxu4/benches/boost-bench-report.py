@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""boost-report.py OUT_DIR LOG: the boost comparison's tables.
+"""boost-bench-report.py OUT_DIR LOG: the boost comparison's tables.
 
 Reads the console log of make boost-bench's boot (vxu4-boost-bench,
 tools/testing/vxu4/guest/boost-bench: configurations noboost, boost and
@@ -30,7 +30,7 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import vxu4log  # noqa: E402
 
 CONFIGS = ("noboost", "boost", "budget")

@@ -16,7 +16,7 @@
 #     cluster power;
 #   - busybox tar -czf of a fixed tree (TAR_DIRS, the guest's own files,
 #     copied into a tmpfs): time and energy.
-# Then tools/testing/vxu4/boost-report.py: mean and RSD per configuration
+# Then tools/testing/vxu4/benches/boost-bench-report.py: mean and RSD per configuration
 # and case, and the seed's table: performance and energy change against
 # noboost per thread count; a plot.
 # IPA (the thermal power allocator) is a row marked "not built": the
@@ -31,13 +31,13 @@
 # runs.csv, summary.json, report.txt, boost.png.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 # Every setting read once and checked here, before anything is made or
-# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+# booted (tools/testing/vxu4/lib/env-lib.sh: exit 2, naming the variable).
 env_prog=boost-bench.sh
-# shellcheck source=tools/testing/vxu4/env-lib.sh
-. "$top/tools/testing/vxu4/env-lib.sh"
+# shellcheck source=tools/testing/vxu4/lib/env-lib.sh
+. "$top/tools/testing/vxu4/lib/env-lib.sh"
 iter=$(env_int ITER 10 1 1000 "iterations") || exit
 work_ms=$(env_int WORK_MS 1000 1 1000000 "each thread's work, ms of an A15 at its highest OPP") || exit
 tar_dirs=$(env_match TAR_DIRS /usr/lib '/[^ ]*' "absolute guest paths, comma-separated, no spaces") || exit
@@ -53,7 +53,7 @@ env_dtb boost-bench - vxu4.dtb >/dev/null || exit
 out=$(env_out_dir - "$build/boost-bench/$(date +%Y%m%d-%H%M%S)") || exit
 dtb=$out/vxu4-boost.dtb
 # shellcheck disable=SC2086
-"$top/tools/testing/vxu4/dtb-variant.sh" boost "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
+"$top/tools/testing/vxu4/board/dtb-variant.sh" boost "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
 echo "==> boost comparison: ITER=$iter WORK_MS=$work_ms TAR_DIRS=$tar_dirs, results in ${out#"$top"/}"
 t0=$(date +%s)
 VXU4_DTB=$dtb VXU4_LOG=$out/boost-bench.log VXU4_TIMEOUT=$timeout \
@@ -61,4 +61,4 @@ VXU4_DTB=$dtb VXU4_LOG=$out/boost-bench.log VXU4_TIMEOUT=$timeout \
 	vxu4.work_ms="$work_ms" vxu4.tar_dirs="$tar_dirs" >/dev/null ||
 	echo "boost-bench.sh: the boot failed (see $out/boost-bench.log)" >&2
 echo "==> boot done in $(($(date +%s) - t0)) s"
-"$top/tools/testing/vxu4/boost-report.py" "$out" "$out/boost-bench.log"
+"$top/tools/testing/vxu4/benches/boost-bench-report.py" "$out" "$out/boost-bench.log"

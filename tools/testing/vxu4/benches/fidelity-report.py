@@ -6,14 +6,14 @@ cost model's weights fitted to them.
 Usage: fidelity-report.py [--fit LOG] [--prior WEIGHTS] [--lambda L] OUT_DIR LOG...
 
 Each LOG is the console of one boot of vxu4.mode=fidelity
-(tools/testing/vxu4/fidelity.sh). For each, the report gives every probe
+(tools/testing/vxu4/benches/fidelity.sh). For each, the report gives every probe
 on the A7 (cpu0, 1.4 GHz) and the A15 (cpu4, 2 GHz): the guest's time a
 operation (median over the repetitions, and their spread), the board's
 figure at the XU4's clock (a published figure of another board with the
 same core is taken in cycles, then timed at the XU4's rate; the XU4's own
 figures as they are), and their ratio.
 
---fit LOG fits the cost model's weights (tools/testing/vxu4/cycle-weights
+--fit LOG fits the cost model's weights (tools/testing/vxu4/board/cycle-weights
 form, starting from --prior, default that file) to the boards' kernel-path
 figures from LOG's instruction class counts (any boot's: the counts do not
 depend on what the time counts), per core type: least squares of the
@@ -39,7 +39,7 @@ import statistics
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import vxu4log  # noqa: E402
 from board_figures import (BOARD, HACKBENCH_XU3_LOOPS, HACKBENCH_XU3_S,  # noqa: E402
                            board_cycles, board_ns)
@@ -154,7 +154,7 @@ def read_weights(path: str) -> Dict[str, List[float]]:
     """A weights file: per core, NCOUNTS weights (the classes, then the
     memory events, each user then kernel)."""
     w = {c: [math.nan] * NCOUNTS for c in CORES}
-    fix = "see tools/testing/vxu4/cycle-weights"
+    fix = "see tools/testing/vxu4/board/cycle-weights"
     for n, line in enumerate(vxu4log.read_lines(path, fix), 1):
         f = line.split("#", 1)[0].split()
         if not f:
@@ -281,9 +281,9 @@ def fit_report(log: str, probes: List[Probe], prior: Dict[str, List[float]],
 
 def write_weights(path: str, weights: Dict[str, List[float]], source: str) -> None:
     out = ["# SPDX-License-Identifier: GPL-2.0", "#",
-           "# The cost model's weights, fitted by tools/testing/vxu4/fidelity-report.py",
+           "# The cost model's weights, fitted by tools/testing/vxu4/benches/fidelity-report.py",
            f"# to the boards' kernel-path figures from the class counts of {source}.",
-           "# A line: CORE MODE CLASS CYCLES (tools/testing/vxu4/cycle-weights)."]
+           "# A line: CORE MODE CLASS CYCLES (tools/testing/vxu4/board/cycle-weights)."]
     for core, w in weights.items():
         for i, v in enumerate(w):
             mode, name = index_name(i)
@@ -322,7 +322,7 @@ def main() -> None:
         summary["logs"][log] = {"head": head, "probes": data}  # type: ignore[index]
     if opts["fit"]:
         _, probes, _ = read_log(opts["fit"])
-        prior = read_weights(opts["prior"] or os.path.join(here, "cycle-weights"))
+        prior = read_weights(opts["prior"] or os.path.join(here, "..", "board", "cycle-weights"))
         lines, weights, fs = fit_report(opts["fit"], probes, prior, lam)
         report += lines
         write_weights(os.path.join(out, "cycle-weights"), weights, opts["fit"])

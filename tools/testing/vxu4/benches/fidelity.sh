@@ -6,7 +6,7 @@
 # sbc-bench's probes on an A7 and an A15 at their top OPPs, and the 2020
 # series' hackbench), one boot for each of COSTS, one after the other so
 # that each one's wall time is its own; then
-# tools/testing/vxu4/fidelity-report.py: each probe's guest time against
+# tools/testing/vxu4/benches/fidelity-report.py: each probe's guest time against
 # the board's, and the cost model's weights fitted to the probes from the
 # instruction class counts of the boot with the cache model
 # (cycles-cache: it has the memory events' counts too), else of the first.
@@ -16,7 +16,7 @@
 #                         cycles or cycles-cache (scripts/vxu4.sh's VXU4_COST)
 #   TIME_SCALE=8          the guest's time scale K (VXU4_TIME_SCALE)
 #   WEIGHTS=              the cost model's weights (VXU4_WEIGHTS; default
-#                         tools/testing/vxu4/cycle-weights)
+#                         tools/testing/vxu4/board/cycle-weights)
 #   REPS=1                repetitions of each probe in a boot
 #   SCALE_PCT=100         the probes' operation counts, percent
 #   HB_A=5 HB_B=10        hackbench's two loop counts (-g 10 -s 4096)
@@ -30,13 +30,13 @@
 # summary.json, cycle-weights (fitted).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 # Every setting read once and checked here, before anything is made or
-# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+# booted (tools/testing/vxu4/lib/env-lib.sh: exit 2, naming the variable).
 env_prog=fidelity.sh
-# shellcheck source=tools/testing/vxu4/env-lib.sh
-. "$top/tools/testing/vxu4/env-lib.sh"
+# shellcheck source=tools/testing/vxu4/lib/env-lib.sh
+. "$top/tools/testing/vxu4/lib/env-lib.sh"
 scale=$(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) || exit
 reps=$(env_int REPS 1 1 1000 "repetitions of each probe") || exit
 pct=$(env_int SCALE_PCT 100 1 1000 "the probes' operation counts, percent") || exit
@@ -47,10 +47,10 @@ timeout=$(env_int VXU4_TIMEOUT 7200 1 1000000 "seconds before a boot is stopped"
 costs=$(env_match COSTS "insns cycles" '(insns|cycles|cycles-cache)( (insns|cycles|cycles-cache))*' \
 	"insns, cycles or cycles-cache, one or more separated by a blank (what each boot's time counts)") || exit
 if [ -n "${WEIGHTS:-}" ]; then
-	VXU4_WEIGHTS=$(env_file WEIGHTS - "the cost model's weights, as tools/testing/vxu4/cycle-weights") || exit
+	VXU4_WEIGHTS=$(env_file WEIGHTS - "the cost model's weights, as tools/testing/vxu4/board/cycle-weights") || exit
 	export VXU4_WEIGHTS
 fi
-kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/NAME.config)") || exit
+kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/board/NAME.config)") || exit
 if [ -z "$kernel" ]; then
 	env_kernel fidelity >/dev/null || exit
 fi
@@ -59,7 +59,7 @@ env_plugin fidelity >/dev/null || exit
 env_dtb fidelity VXU4_DTB vxu4.dtb >/dev/null || exit
 out=$(env_out_dir - "$build/fidelity/$(date +%Y%m%d-%H%M%S)") || exit
 if [ -n "$kernel" ]; then
-	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
+	VXU4_KERNEL=$("$top/tools/testing/vxu4/board/kernel-variant.sh" "$kernel") || exit
 	export VXU4_KERNEL
 fi
 
@@ -82,4 +82,4 @@ for c in $costs; do
 done
 fit=${logs[0]}
 [[ " $costs " != *" cycles-cache "* ]] || fit=$out/cycles-cache.log
-"$top/tools/testing/vxu4/fidelity-report.py" --fit "$fit" "$out" "${logs[@]}"
+"$top/tools/testing/vxu4/benches/fidelity-report.py" --fit "$fit" "$out" "${logs[@]}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""idle-report.py OUT_DIR LOG: the idle governors' comparison tables.
+"""idle-bench-report.py OUT_DIR LOG: the idle governors' comparison tables.
 
 Reads the console log of make idle-bench's boot (vxu4-idle-bench,
 tools/testing/vxu4/guest/idle-bench: governors switched at run time;
@@ -36,7 +36,7 @@ import re
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import vxu4log  # noqa: E402
 
 CASES = ("frames", "audio", "video", "cyclic")

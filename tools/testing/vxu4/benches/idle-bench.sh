@@ -20,7 +20,7 @@
 # and in each case the share of idle time in each state and the
 # mispredictions (cpuidle's "above": the residency was not reached; and
 # "below": a deeper state would have fitted).
-# Then tools/testing/vxu4/idle-report.py: mean and RSD per governor and
+# Then tools/testing/vxu4/benches/idle-bench-report.py: mean and RSD per governor and
 # case, normalised to menu; a plot.
 #
 # Environment (defaults):
@@ -37,13 +37,13 @@
 # summary.json, report.txt, idle.png.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 # Every setting read once and checked here, before anything is made or
-# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+# booted (tools/testing/vxu4/lib/env-lib.sh: exit 2, naming the variable).
 env_prog=idle-bench.sh
-# shellcheck source=tools/testing/vxu4/env-lib.sh
-. "$top/tools/testing/vxu4/env-lib.sh"
+# shellcheck source=tools/testing/vxu4/lib/env-lib.sh
+. "$top/tools/testing/vxu4/lib/env-lib.sh"
 iter=$(env_int ITER 10 1 1000 "iterations") || exit
 frames=$(env_int FRAMES 180 1 100000 "frames per run") || exit
 audio_s=$(env_int AUDIO_S 3 1 3600 "guest seconds of the audio run") || exit
@@ -62,7 +62,7 @@ env_plugin idle-bench >/dev/null || exit
 env_dtb idle-bench - vxu4.dtb >/dev/null || exit
 out=$(env_out_dir - "$build/idle-bench/$(date +%Y%m%d-%H%M%S)") || exit
 dtb=$out/vxu4-idle.dtb
-"$top/tools/testing/vxu4/dtb-variant.sh" idle "$build/vxu4.dtb" "$dtb" || exit 2
+"$top/tools/testing/vxu4/board/dtb-variant.sh" idle "$build/vxu4.dtb" "$dtb" || exit 2
 # rt-app's files of this run's sizes (tools/testing/vxu4/lib/workloads.py
 # overlay), a cpio appended to the initramfs: the kernel unpacks both.
 python3 "$top/tools/testing/vxu4/lib/workloads.py" overlay "$out/rtapp.cpio.gz" \
@@ -77,4 +77,4 @@ VXU4_DTB=$dtb VXU4_INITRD=$out/initramfs.cpio.gz VXU4_LOG=$out/idle-bench.log VX
 	vxu4.governors="$govs" vxu4.cases="$cases" >/dev/null ||
 	echo "idle-bench.sh: the boot failed (see $out/idle-bench.log)" >&2
 echo "==> boot done in $(($(date +%s) - t0)) s"
-"$top/tools/testing/vxu4/idle-report.py" "$out" "$out/idle-bench.log"
+"$top/tools/testing/vxu4/benches/idle-bench-report.py" "$out" "$out/idle-bench.log"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""pelt-report.py OUT_DIR LOG_1 LOG_2 LOG_4: the PELT half-life table.
+"""pelt-bench-report.py OUT_DIR LOG_1 LOG_2 LOG_4: the PELT half-life table.
 
 Reads the console logs of make pelt-bench's three boots (sched_pelt_multiplier=
 1, 2, 4: half-life 32, 16, 8 ms; tools/testing/vxu4/guest/pelt-bench) and
@@ -26,7 +26,7 @@ import os
 import sys
 from typing import NoReturn
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import vxu4log  # noqa: E402
 import vxu4trace  # noqa: E402
 

@@ -13,7 +13,7 @@
 #     16.7 ms deadline (%), 95th percentile and max frame duration, and the
 #     energy of the run (cluster meters);
 #   - energy of the bench's rt-app case of 24 tasks (10% each, 16 ms).
-# Then tools/testing/vxu4/pelt-report.py: mean and RSD over the
+# Then tools/testing/vxu4/benches/pelt-bench-report.py: mean and RSD over the
 # iterations per half-life, WALT's row marked not available (an Android
 # vendor module, not in Linux 6.12), and the RampUp task's util_avg under
 # the three half-lives on one plot.
@@ -30,13 +30,13 @@
 # report.txt.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 # Every setting read once and checked here, before anything is made or
-# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+# booted (tools/testing/vxu4/lib/env-lib.sh: exit 2, naming the variable).
 env_prog=pelt-bench.sh
-# shellcheck source=tools/testing/vxu4/env-lib.sh
-. "$top/tools/testing/vxu4/env-lib.sh"
+# shellcheck source=tools/testing/vxu4/lib/env-lib.sh
+. "$top/tools/testing/vxu4/lib/env-lib.sh"
 iter=$(env_int ITER 10 1 1000 "iterations per half-life") || exit
 frames=$(env_int FRAMES 300 1 100000 "frames per frame run") || exit
 duration=$(env_int DURATION 3 1 3600 "guest seconds of each rt-app run; rt-app never ends a run of 0") || exit
@@ -77,4 +77,4 @@ for p in "${pids[@]}"; do
 	wait "$p" || echo "pelt-bench.sh: a boot failed" >&2
 done
 echo "==> boots done in $(($(date +%s) - t0)) s"
-"$top/tools/testing/vxu4/pelt-report.py" "$out" "$out/pelt-1.log" "$out/pelt-2.log" "$out/pelt-4.log"
+"$top/tools/testing/vxu4/benches/pelt-bench-report.py" "$out" "$out/pelt-1.log" "$out/pelt-2.log" "$out/pelt-4.log"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""timescale-report.py OUT_DIR: the time scale's curve against the board.
+"""timescale-bench-report.py OUT_DIR: the time scale's curve against the board.
 
 Reads OUT_DIR/K<k>.log, the consoles of make timescale-bench's boots
 (tools/testing/vxu4/guest/timescale-bench, one boot a time scale K), each line
@@ -39,7 +39,7 @@ import statistics
 import sys
 from typing import Any, NoReturn
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import vxu4log  # noqa: E402
 from board_figures import HACKBENCH_XU3_LOOPS, HACKBENCH_XU3_S, board_ns  # noqa: E402
 

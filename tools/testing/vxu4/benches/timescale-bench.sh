@@ -5,7 +5,7 @@
 # VXU4_TIME_SCALE: a guest ns holds K instructions) against the board.
 # One boot a K (vxu4.mode=timescale-bench, tools/testing/vxu4/guest/timescale-bench),
 # one at a time so that each one's wall time is its own, then
-# tools/testing/vxu4/timescale-report.py: per K, the reference's
+# tools/testing/vxu4/benches/timescale-bench-report.py: per K, the reference's
 # instruction rate, a null system call and a pipe round trip on each
 # CPU kind, hackbench's cost a loop and the seed's -l 500 from it, rt-app
 # util_avg above its duty, the kernel's share of busy time, and wall
@@ -17,27 +17,27 @@
 #   HB_A=10 HB_B=40      hackbench's two loop counts (-g 10 -s 4096)
 #   KERNEL=              a variant of the board's kernel to boot instead of
 #                        build/obj's: NAME for build/obj-NAME, the board's
-#                        config plus tools/testing/vxu4/NAME.config
+#                        config plus tools/testing/vxu4/board/NAME.config
 #                        (nolockdebug: no lock debugging), built first
 #                        (kernel-variant.sh)
 # Results in build/timescale-bench/<date>/: K<k>.log (each console line
 # behind the host's time, s), report.txt, summary.json, timescale.png.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 # Every setting read once and checked here, before anything is made or
-# booted (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
+# booted (tools/testing/vxu4/lib/env-lib.sh: exit 2, naming the variable).
 env_prog=timescale-bench.sh
-# shellcheck source=tools/testing/vxu4/env-lib.sh
-. "$top/tools/testing/vxu4/env-lib.sh"
+# shellcheck source=tools/testing/vxu4/lib/env-lib.sh
+. "$top/tools/testing/vxu4/lib/env-lib.sh"
 scales=$(env_scales SCALES "1 2 4 8 16") || exit
 reps=$(env_int REPS 3 1 1000 "repetitions of each measurement") || exit
 hb_a=$(env_int HB_A 10 1 100000 "hackbench's first loop count") || exit
 hb_b=$(env_int HB_B 40 1 100000 "hackbench's second loop count") || exit
 [ "$hb_b" -gt "$hb_a" ] || env_bad "HB_B=$hb_b: want more loops than HB_A=$hb_a"
 timeout=$(env_int VXU4_TIMEOUT 7200 1 1000000 "seconds before a boot is stopped") || exit
-kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/NAME.config)") || exit
+kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/board/NAME.config)") || exit
 if [ -z "$kernel" ]; then
 	env_kernel timescale-bench >/dev/null || exit
 fi
@@ -46,7 +46,7 @@ env_plugin timescale-bench >/dev/null || exit
 env_dtb timescale-bench VXU4_DTB vxu4.dtb >/dev/null || exit
 out=$(env_out_dir - "$build/timescale-bench/$(date +%Y%m%d-%H%M%S)") || exit
 if [ -n "$kernel" ]; then
-	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$kernel") || exit
+	VXU4_KERNEL=$("$top/tools/testing/vxu4/board/kernel-variant.sh" "$kernel") || exit
 	VXU4_KERNEL=$(env_file - "$VXU4_KERNEL" "kernel-variant.sh $kernel did not make it" zimage) || exit
 	export VXU4_KERNEL
 fi
@@ -63,4 +63,4 @@ for k in $scales; do
 		echo "timescale-bench.sh: the boot at K=$k failed (see $out/K$k.log)" >&2
 	echo "==> K=$k: boot done in $(($(date +%s) - t0)) s"
 done
-"$top/tools/testing/vxu4/timescale-report.py" "$out"
+"$top/tools/testing/vxu4/benches/timescale-bench-report.py" "$out"

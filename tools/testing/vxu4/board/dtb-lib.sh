@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Sourced by the virtual XU4's scripts (lib.sh for the test suites, and
+# Sourced by the virtual XU4's scripts (suite-lib.sh for the test suites, and
 # dtb-variant.sh, which makes the board's variants): reading the board's
 # DTB with dtc's fdtget. No output of its own.
 

@@ -31,7 +31,7 @@
 
 set -uo pipefail
 
-# shellcheck source=tools/testing/vxu4/dtb-lib.sh
+# shellcheck source=tools/testing/vxu4/board/dtb-lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/dtb-lib.sh"
 
 prog=dtb-variant.sh

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # kernel-variant.sh NAME: build a variant of the board's kernel, the
-# board's config plus the fragment tools/testing/vxu4/NAME.config, in
+# board's config plus the fragment tools/testing/vxu4/board/NAME.config, in
 # build/obj-NAME (scripts/kernel.sh's KERNEL_VARIANT and
 # KERNEL_CONFIG_EXTRA: same sources, same ccache, incremental), and print
 # the path of its zImage on stdout; the build's own output goes to stderr.
@@ -13,7 +13,7 @@
 # Exit: 0 built; 1 the build failed (build/kernel-build-NAME.log);
 # 2 no such variant.
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 # The fragments are beside this script.
 here=$(cd "$(dirname "$0")" && pwd)
 name=${1:-}

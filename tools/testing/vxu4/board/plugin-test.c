@@ -8,7 +8,7 @@
  * are made up here. Prints one KTAP document.
  *
  * Usage: plugin-test WEIGHTS TMPDIR
- *	WEIGHTS: the project's weights file (tools/testing/vxu4/cycle-weights)
+ *	WEIGHTS: the project's weights file (tools/testing/vxu4/board/cycle-weights)
  *	TMPDIR:  a folder for the broken weights files it writes
  */
 

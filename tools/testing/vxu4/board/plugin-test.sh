@@ -1,14 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The QEMU plugin's cost model on the host (tools/testing/vxu4/plugin-test.c:
+# The QEMU plugin's cost model on the host (tools/testing/vxu4/board/plugin-test.c:
 # instruction classes, the weights file, the cores list, what a block adds
 # in each cost mode), built against the installed QEMU's plugin header
 # (build/qemu-plugin, made with the plugin: make run). One KTAP document.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
+top=$(cd "$here/../../../.." && pwd)
 build=$top/build
 hdr=$build/qemu-plugin/qemu-plugin.h
 [ -f "$hdr" ] || { echo "plugin-test.sh: $hdr is missing: run make run (it builds the plugin)" >&2; exit 2; }

@@ -25,7 +25,7 @@
  *
  *  - a page at the top of RAM reserved for the vCPUs' instruction counts
  *    ("linux,virt-insn-counters", no-map), which the QEMU plugin
- *    tools/testing/vxu4/insn-count-plugin.c keeps and the CPU speed reads;
+ *    tools/testing/vxu4/board/insn-count-plugin.c keeps and the CPU speed reads;
  *  - a fixed /chosen/rng-seed (add_rng_seed(): the CRNG ready at boot).
  *
  * QEMU's reg values (the MPIDRs 0..n-1), enable-method, interrupt

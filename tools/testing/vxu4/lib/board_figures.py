@@ -2,7 +2,7 @@
 """The boards' published figures that the virtual XU4 is judged against.
 
 One table for the reports that set the guest beside a board
-(fidelity-report.py, timescale-report.py): each figure with its board,
+(fidelity-report.py, timescale-bench-report.py): each figure with its board,
 clock and source (../shared reference: board figures), and its time at
 the XU4's own clock. A figure of another board with the same core is
 taken in cycles at that board's clock, then timed at the XU4's rate; the

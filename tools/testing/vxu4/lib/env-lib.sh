@@ -21,7 +21,7 @@
 # messages; default: its file name) first.
 
 env_prog=${env_prog:-${0##*/}}
-env_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+env_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)
 
 # The guest's time scale K (scripts/vxu4.sh, VXU4_TIME_SCALE): its range,
 # the one for every variable that gives one.

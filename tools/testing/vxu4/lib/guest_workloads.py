@@ -128,7 +128,7 @@ def eas_behaviour_workloads(board: Board) -> tuple[dict[str, Workload], str]:
     """The EAS behaviour tests' workloads on BOARD (name ->
     workload), and their board.txt (the sizes, the tasks' phases: the
     guest checks the first against its board and prints both)."""
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "suites"))
     import eas_behaviour
     sizes = eas_behaviour.Sizes.of(board)
     out: dict[str, Workload] = {}

@@ -6,7 +6,7 @@
 # key=value ..." lines. The script sets, to use at, $log (a console
 # log).
 
-. "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../../ktap.sh"
 
 # known: when set, a failure is a known one (KTAP's "# TODO"): shown with
 # its numbers and the reason in $known, counted apart, not as failed.
@@ -73,7 +73,7 @@ counter_delta() {
 }
 
 # vxu4_boot NAME [--log FILE] [--dtb FILE] [KERNEL_ARG...]: boot [boot.NAME]
-# of tools/testing/vxu4/suites.toml (its kernel, DTB, arguments, timeout,
+# of tools/testing/vxu4/suites/registry.toml (its kernel, DTB, arguments, timeout,
 # log) through boot.py, the one way a suite boots the virtual XU4; each
 # KERNEL_ARG replaces the declared one of its name. The debug kernel's
 # boots have 9000 s, the others 3000 s (the registry's timeouts): lockdep
@@ -81,7 +81,7 @@ counter_delta() {
 # stress step 7 to 20 s (1 s otherwise), and its stress boot (--reps 2)
 # took about 40 min of wall time with other boots beside it.
 vxu4_boot() {
-	"${vxu4py[@]}" "$(dirname "${BASH_SOURCE[0]}")/boot.py" "$@"
+	"${vxu4py[@]}" "$(dirname "${BASH_SOURCE[0]}")/../suites/boot.py" "$@"
 }
 
 # no_splats WHAT: one result: no splat among the guest's "@kmsg" lines
@@ -126,4 +126,4 @@ within() {
 }
 
 # The DTB readers (opp_table, opp_khz)
-. "$(dirname "${BASH_SOURCE[0]}")/dtb-lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../board/dtb-lib.sh"

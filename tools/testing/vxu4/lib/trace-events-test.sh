@@ -12,10 +12,10 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/suite-lib.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
+top=$(cd "$here/../../../.." && pwd)
 te=${TRACE_EVENTS:-$top/build/trace-events}
 
 tmp=$(mktemp -d /tmp/trace-events-test.XXXXXX) || exit 1

@@ -231,7 +231,7 @@ def main() -> int:
                 ftext.write("\n".join(lines) + "\n")
             out = os.path.join(tmp, "out")
             os.mkdir(out)
-            rep = subprocess.run([sys.executable, os.path.join(HERE, "bench-report.py"), out, blog],
+            rep = subprocess.run([sys.executable, os.path.join(HERE, "..", "benches", "bench-report.py"), out, blog],
                                  capture_output=True, text=True)
             err = rep.stderr.strip().splitlines()
             why = ""

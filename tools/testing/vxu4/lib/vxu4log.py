@@ -4,7 +4,7 @@
 The guest (tools/testing/vxu4/guest: init, bench) reports what it
 measured as lines "@KIND key=value ..." among the kernel's console output.
 This module is the one reader of them, by key, never by position: for the
-Python tools (import it) and for the shell suites (lib.sh calls it):
+Python tools (import it) and for the shell suites (suite-lib.sh calls it):
 
   vxu4log.py at LOG KIND            the text after "@KIND " of LOG's lines
   vxu4log.py value KEY [K=V ...]    of each stdin line of key=value words
@@ -540,13 +540,13 @@ def em_cpus(path: str) -> list[str]:
     return [rows[c] for c in sorted(rows)]
 
 
-BENCH_CONFIGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-configs")
+BENCH_CONFIGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "benches", "bench-configs")
 BENCH_CONFIGS_FIX = "give each line as CFG|DTB|EAS|LEVELS|NAME|MEANING (the file's head says how)"
 
 
 @dataclass
 class BenchConfig:
-    """One of make bench's configurations (tools/testing/vxu4/bench-configs):
+    """One of make bench's configurations (tools/testing/vxu4/benches/bench-configs):
     its letter, the DTB it boots (a name in build/), the
     sched_energy_aware it sets (None: no EM, nothing set), its boards'
     sched domain levels, its short name and what it means (Markdown)."""

@@ -22,7 +22,7 @@ them back (shipped()), reads their events with build/trace-events
 They give what the guest's awk gave from the ftrace text (the events in
 the same order, times in the text's microseconds, rounded from the ns:
 the kernel's ns2usecs()), byte for byte: the host tests
-(tools/testing/vxu4/trace-test.py) hold their numbers on a made-up trace.
+(tools/testing/vxu4/lib/trace-test.py) hold their numbers on a made-up trace.
 A trace that cannot be read (cut, garbled, not shipped whole) is a
 vxu4log.LogError naming the log or the file.
 
@@ -51,7 +51,7 @@ from typing import Sequence
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", ".."))
 TRACE_FIX = "run make tools (build/trace-events); if the trace.dat is cut, the bench again"
 
 

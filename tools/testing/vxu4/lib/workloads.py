@@ -345,7 +345,7 @@ class Board:
     def from_em(path: str) -> Board:
         """From eas-em's JSON (eas-em compute --json DTB); a file that is
         not one raises vxu4log.LogError naming it."""
-        sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import vxu4log  # the one reader of eas-em's JSON
         doms = []
         for pd in vxu4log.em_domains(path, power=False):
@@ -508,6 +508,6 @@ def main(argv: Sequence[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import vxu4log
     vxu4log.guard(lambda: main(sys.argv))

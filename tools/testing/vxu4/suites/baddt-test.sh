@@ -22,9 +22,9 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 dir=$build/baddt
 E=$top/tools/power/eas/eas-em
@@ -34,12 +34,12 @@ CASES=(coeff-missing coeff-zero coeff-overflow opp-novolt cap-missing
        one-opp equal-cap no-policy)
 
 # The cases' DTBs (each described by dtb-variant.sh --describe CASE).
-variant=$top/tools/testing/vxu4/dtb-variant.sh
+variant=$top/tools/testing/vxu4/board/dtb-variant.sh
 describe() { "$variant" --describe "$1"; }
 
 # These boots judge the EM and EAS, no timing.
 boot() {
-	"$top/tools/testing/vxu4/boot.py" baddt --dtb "$dir/$1.dtb" --log "$dir/$1.log" \
+	"$top/tools/testing/vxu4/suites/boot.py" baddt --dtb "$dir/$1.dtb" --log "$dir/$1.log" \
 		2>"$dir/$1.err"
 }
 

@@ -8,7 +8,7 @@
 # them: the bench checks the energy it computes from the trace against
 # the meters, which count dynamic power only with an EM, and calls a
 # bench with no such run incomplete. The system test's boot smoke-tests
-# a and b (bench-smoke.sh), so the four are covered. Checked:
+# a and b (bench-smoke-test.sh), so the four are covered. Checked:
 # bench.sh exits 0 with its report; each boot's guest found its sched
 # domain levels on all 8 CPUs, a and c two (MC, PKG) and d one (MC);
 # each boot ran its own configuration, its rt-app and hackbench runs, a
@@ -29,14 +29,14 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 out=$top/build/bench-cd-test
 rm -rf "$out"
 
 CONFIGS=a,c,d ITER=1 TASKS=4 DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0 TIME_SCALE=8 \
-	BENCH_OUT=$out "$top/tools/testing/vxu4/bench.sh" >"$out.out" 2>&1
+	BENCH_OUT=$out "$top/tools/testing/vxu4/benches/bench.sh" >"$out.out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && [ -s "$out/report.txt" ] && [ -s "$out/runs.csv" ]; then
 	ok "make bench CONFIGS=a,c,d (1 iteration): exit 0, a report"

@@ -15,13 +15,13 @@
 # the meters. (bench-report.py's own statistics on made-up runs are
 # checked by self-checks.sh, with no boot.)
 #
-# Usage: bench-smoke.sh [CONSOLE_LOG]   (default: build/system-test.log)
+# Usage: bench-smoke-test.sh [CONSOLE_LOG]   (default: build/system-test.log)
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 log=${1:-$top/build/system-test.log}
 out=$(mktemp -d)
 ktap_atexit rm -rf "$out"
@@ -36,7 +36,7 @@ if [ -z "$errors" ]; then ok "the guest bench reported no error"; else nok "the 
 
 # The runs' lines, an rt-app run's with the keys of its trace, reduced on
 # the host from the trace.dat the run sent (vxu4trace.py).
-if lines=$("${vxu4py[@]}" "$top/tools/testing/vxu4/vxu4trace.py" bench "$log" "$out/traces" 2>"$out/trace.err"); then
+if lines=$("${vxu4py[@]}" "$top/tools/testing/vxu4/lib/vxu4trace.py" bench "$log" "$out/traces" 2>"$out/trace.err"); then
 	ok "the rt-app runs' traces came out whole and were read on the host"
 else
 	nok "the rt-app runs' traces came out whole and were read on the host" "$(cat "$out/trace.err")"
@@ -173,7 +173,7 @@ fi
 # A 2 s run of 4 tasks has many idle entries for its busy time: the trace's
 # idle edges and the kernel's idle accounting (the meters') differ by up to
 # about 2% there (within 0.4% on make bench's runs): the limit is 3%.
-if python3 "$top/tools/testing/vxu4/bench-report.py" "${em[@]}" --agree 3 "$out" "$log" >"$out/report.txt" 2>&1 &&
+if python3 "$top/tools/testing/vxu4/benches/bench-report.py" "${em[@]}" --agree 3 "$out" "$log" >"$out/report.txt" 2>&1 &&
    grep -q "guest time" "$out/report.txt" && [ -s "$out/runs.csv" ] &&
    python3 -m json.tool "$out/summary.json" >/dev/null; then
 	ok "bench-report.py made the tables, runs.csv and summary.json"

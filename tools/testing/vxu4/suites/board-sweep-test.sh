@@ -15,7 +15,7 @@
 
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 secs=${1:-1}
 dtb=$top/build/vxu4.dtb
 em=$top/tools/power/eas/eas-em
@@ -30,7 +30,7 @@ tmp=$(mktemp -d)
 ktap_atexit rm -rf "$tmp"
 
 start=$SECONDS
-"$top/tools/testing/vxu4/boot.py" board-sweep "vxu4.eb_secs=$secs" 2>"$tmp/boot.err"
+"$top/tools/testing/vxu4/suites/boot.py" board-sweep "vxu4.eb_secs=$secs" 2>"$tmp/boot.err"
 rc=$?
 st=$(tr -d '\r' <"$log" | sed -n 's/^@board_bench_done status=//p' | tail -1)
 if [ "$st" = 0 ]; then

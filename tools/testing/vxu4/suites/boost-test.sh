@@ -36,9 +36,9 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 dtb=$build/vxu4-boost.dtb
 boost_hz=${BOOST_HZ:-1900000000 2000000000}
@@ -52,7 +52,7 @@ else
 	log=$build/boost-test.log
 	rm -f "$log"
 	# shellcheck disable=SC2086
-	"$top/tools/testing/vxu4/dtb-variant.sh" boost "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
+	"$top/tools/testing/vxu4/board/dtb-variant.sh" boost "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
 	vxu4_boot boost vxu4.budget_uw="$budget_uw"
 	echo "(console log: build/boost-test.log)"
 fi
@@ -61,7 +61,7 @@ reported
 # on the host (vxu4trace.py), "case=.. busy=.. events=.. capacity=.. ...".
 tmp=$(mktemp -d /tmp/boost-test.XXXXXX) || exit 1
 ktap_atexit rm -rf "$tmp"
-if ! capacity=$("${vxu4py[@]}" "$top/tools/testing/vxu4/vxu4trace.py" boost "$log" "$tmp" 2>"$tmp/err"); then
+if ! capacity=$("${vxu4py[@]}" "$top/tools/testing/vxu4/lib/vxu4trace.py" boost "$log" "$tmp" 2>"$tmp/err"); then
 	nok "the samples' traces came out whole and were read on the host" "$(cat "$tmp/err")"
 	capacity=
 fi

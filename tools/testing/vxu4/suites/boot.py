@@ -5,7 +5,7 @@
 Usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--disk FILE]
                [--console] [KERNEL_ARG...]
 
-Boots [boot.NAME] of tools/testing/vxu4/suites.toml with scripts/vxu4.sh:
+Boots [boot.NAME] of tools/testing/vxu4/suites/registry.toml with scripts/vxu4.sh:
 its kernel (build/obj's zImage, build/obj-debug's for kernel = "debug",
 or the caller's VXU4_KERNEL), DTB, initramfs, time scale, timeout (the
 caller's VXU4_TIMEOUT wins) and arguments (vxu4.mode=MODE, then args,

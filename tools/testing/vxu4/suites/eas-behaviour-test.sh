@@ -7,10 +7,10 @@
 # metered energy beside it: one boot (vxu4.mode=eas-behaviour, the guest's
 # tools/testing/vxu4/guest/eas-behaviour, running the rt-app files that
 # make initramfs wrote from the tests' modules, tools/testing/vxu4/
-# eas_behaviour), then tools/testing/vxu4/eas-behaviour.py (the traces
+# eas_behaviour), then tools/testing/vxu4/suites/eas-behaviour.py (the traces
 # read with libtracecmd).
 #
-#   tools/testing/vxu4/eas-behaviour.sh [--ktap]
+#   tools/testing/vxu4/suites/eas-behaviour-test.sh [--ktap]
 #
 # --ktap (make check-full, make eas-behaviour: the list's suite): KTAP, one
 # result per test by name, the table as its diagnostics; the boot's log
@@ -26,21 +26,21 @@
 # above its duty and EAS put it on an A15 half the time; all eight tests
 # take about the wall time they take at K=1, 2 min 57 s against 2 min
 # 48 s); KERNEL=NAME (a variant of the board's kernel: build/obj-NAME,
-# the board's config plus tools/testing/vxu4/NAME.config, built first by
+# the board's config plus tools/testing/vxu4/board/NAME.config, built first by
 # kernel-variant.sh; nolockdebug: without lock debugging).
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 ktap=
 [ "${1:-}" = --ktap ] && ktap=--ktap
 
-bad() { echo "eas-behaviour.sh: $*" >&2; exit 2; }
+bad() { echo "eas-behaviour-test.sh: $*" >&2; exit 2; }
 # The settings read once and checked before the boot
-# (tools/testing/vxu4/env-lib.sh: exit 2, naming the variable).
-env_prog=eas-behaviour.sh
-# shellcheck source=tools/testing/vxu4/env-lib.sh
-. "$top/tools/testing/vxu4/env-lib.sh"
+# (tools/testing/vxu4/lib/env-lib.sh: exit 2, naming the variable).
+env_prog=eas-behaviour-test.sh
+# shellcheck source=tools/testing/vxu4/lib/env-lib.sh
+. "$top/tools/testing/vxu4/lib/env-lib.sh"
 tests=$(env_match TESTS "" '[A-Za-z,]*' "test names separated by commas") || exit
 VXU4_TIME_SCALE=$(env_scale VXU4_TIME_SCALE 8) || exit
 export VXU4_TIME_SCALE
@@ -49,7 +49,7 @@ for f in "$build/obj/arch/arm/boot/zImage" "$build/trace-events" "$top/tools/pow
 	[ -f "$f" ] || bad "$f is missing: run 'make eas-behaviour' (it builds it)"
 done
 if [ -n "${KERNEL:-}" ]; then
-	VXU4_KERNEL=$("$top/tools/testing/vxu4/kernel-variant.sh" "$KERNEL") || exit
+	VXU4_KERNEL=$("$top/tools/testing/vxu4/board/kernel-variant.sh" "$KERNEL") || exit
 	export VXU4_KERNEL
 fi
 
@@ -70,6 +70,6 @@ t0=$(date +%s)
 rc=0
 VXU4_DISK=$disk VXU4_LOG=$log VXU4_TIMEOUT=$timeout "$top/scripts/vxu4.sh" boot \
 	vxu4.mode=eas-behaviour ${tests:+vxu4.tests=$tests} >/dev/null || rc=$?
-[ "$rc" -eq 0 ] || echo "eas-behaviour.sh: the boot failed (exit $rc, log ${log#"$top"/})" >&2
+[ "$rc" -eq 0 ] || echo "eas-behaviour-test.sh: the boot failed (exit $rc, log ${log#"$top"/})" >&2
 [ -n "$ktap" ] || echo "==> boot done in $(($(date +%s) - t0)) s"
-"$top/tools/testing/vxu4/eas-behaviour.py" $ktap "$log" "$disk" "$out"
+"$top/tools/testing/vxu4/suites/eas-behaviour.py" $ktap "$log" "$disk" "$out"

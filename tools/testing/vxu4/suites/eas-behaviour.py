@@ -59,6 +59,7 @@ import sys
 import json
 import tarfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vxu4log  # noqa: E402
 from eas_behaviour import TESTS  # noqa: E402

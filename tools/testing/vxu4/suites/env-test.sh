@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # What the benches (bench.sh, pelt-, boost-, idle-, timescale-bench.sh,
-# eas-behaviour.sh), the launcher (scripts/vxu4.sh) and the test tiers
+# eas-behaviour-test.sh), the launcher (scripts/vxu4.sh) and the test tiers
 # (check.sh and its registry of suites, boot.py) refuse before anything
 # boots: each bad setting, HOSTS file, missing build file and broken
 # entry of the registry gives exit 2, one line on stderr naming the
@@ -21,9 +21,9 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/../ktap.sh"
+. "$(dirname "$0")/../../ktap.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 tmp=$(mktemp -d /tmp/env-test.XXXXXX) || exit 1
 ktap_atexit rm -rf "$tmp"
 
@@ -34,10 +34,22 @@ mkdir -p "$fake/scripts" "$fake/tools/testing/vxu4" "$fake/tools/power/eas" \
 cp "$top/scripts/vxu4.sh" "$fake/scripts/"
 cp "$top/tools/testing/ktap.sh" "$top/tools/testing/check.sh" "$top/tools/testing/check.py" \
 	"$fake/tools/testing/"
-for f in env-lib.sh dtb-lib.sh bench.sh bench-job.sh pelt-bench.sh boost-bench.sh \
-	idle-bench.sh timescale-bench.sh fidelity.sh eas-behaviour.sh suites.toml registry.py boot.py \
-	bench-configs vxu4log.py; do
-	cp "$top/tools/testing/vxu4/$f" "$fake/tools/testing/vxu4/"
+for f in tools/testing/vxu4/lib/env-lib.sh tools/testing/vxu4/board/dtb-lib.sh \
+	tools/testing/vxu4/benches/bench.sh \
+	tools/testing/vxu4/benches/bench-job.sh \
+	tools/testing/vxu4/benches/pelt-bench.sh \
+	tools/testing/vxu4/benches/boost-bench.sh \
+	tools/testing/vxu4/benches/idle-bench.sh \
+	tools/testing/vxu4/benches/timescale-bench.sh \
+	tools/testing/vxu4/benches/fidelity.sh \
+	tools/testing/vxu4/suites/eas-behaviour-test.sh \
+	tools/testing/vxu4/suites/registry.toml \
+	tools/testing/vxu4/suites/registry.py \
+	tools/testing/vxu4/suites/boot.py \
+	tools/testing/vxu4/benches/bench-configs \
+	tools/testing/vxu4/lib/vxu4log.py; do
+	mkdir -p "$fake/${f%/*}"
+	cp "$top/$f" "$fake/$f"
 done
 zimage=$fake/build/obj/arch/arm/boot/zImage
 # An ARM zImage's magic number: 0x016f2818, little-endian at offset 0x24.
@@ -116,7 +128,7 @@ refused() {
 	fi
 }
 
-b=tools/testing/vxu4/bench.sh
+b=tools/testing/vxu4/benches/bench.sh
 v=scripts/vxu4.sh
 
 # --- make bench's settings
@@ -157,7 +169,7 @@ refused "bench without a zImage" "bench.sh: $zimage is missing: run 'make kernel
 refused "bench without a zImage, HOSTS: no bundle in /tmp" "$zimage is missing: run 'make kernel'" \
 	CONFIGS=a ITER=1 HOSTS="$hosts/here" $b
 refused "pelt-bench without a zImage" "pelt-bench.sh: $zimage is missing: run 'make kernel' (make pelt-bench does)" \
-	tools/testing/vxu4/pelt-bench.sh
+	tools/testing/vxu4/benches/pelt-bench.sh
 mv "$tmp/zImage" "$zimage"
 for f in initramfs.cpio.gz:initramfs insn-count.so:vxu4 vxu4-noem.dtb:vxu4; do
 	mv "$fake/build/${f%:*}" "$tmp/"
@@ -179,7 +191,7 @@ refused "bench BENCH_OUT a folder that cannot be written in" \
 	"bench.sh: BENCH_OUT=/proc/self: cannot write in that folder" BENCH_OUT=/proc/self $b
 
 # --- the other benches
-p=tools/testing/vxu4/pelt-bench.sh
+p=tools/testing/vxu4/benches/pelt-bench.sh
 refused "pelt-bench DURATION=0" "pelt-bench.sh: DURATION=0: want a whole number from 1 to" DURATION=0 $p
 refused "pelt-bench ITER=0" "pelt-bench.sh: ITER=0: want a whole number from 1 to 1000" ITER=0 $p
 refused "pelt-bench VXU4_TIMEOUT=abc" "pelt-bench.sh: VXU4_TIMEOUT=abc: want a whole number from 1 to" \
@@ -187,25 +199,25 @@ refused "pelt-bench VXU4_TIMEOUT=abc" "pelt-bench.sh: VXU4_TIMEOUT=abc: want a w
 refused "pelt-bench VXU4_TIME_SCALE=65" "pelt-bench.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
 	VXU4_TIME_SCALE=65 $p
 refused "boost-bench WORK_MS=0" "boost-bench.sh: WORK_MS=0: want a whole number from 1 to" WORK_MS=0 \
-	tools/testing/vxu4/boost-bench.sh
+	tools/testing/vxu4/benches/boost-bench.sh
 refused "boost-bench BOOST_HZ=abc" "boost-bench.sh: BOOST_HZ=abc: want" BOOST_HZ=abc \
-	tools/testing/vxu4/boost-bench.sh
+	tools/testing/vxu4/benches/boost-bench.sh
 refused "idle-bench LOOPS=0" "idle-bench.sh: LOOPS=0: want a whole number from 1 to" LOOPS=0 \
-	tools/testing/vxu4/idle-bench.sh
+	tools/testing/vxu4/benches/idle-bench.sh
 refused "idle-bench GOVERNORS without menu" "idle-bench.sh: GOVERNORS=teo: menu must be one" GOVERNORS=teo \
-	tools/testing/vxu4/idle-bench.sh
-t=tools/testing/vxu4/timescale-bench.sh
+	tools/testing/vxu4/benches/idle-bench.sh
+t=tools/testing/vxu4/benches/timescale-bench.sh
 refused "timescale-bench SCALES='1 65'" "timescale-bench.sh: SCALES=1 65: 65 is no time scale" SCALES="1 65" $t
 refused "timescale-bench SCALES=1,2" "timescale-bench.sh: SCALES=1,2: 1,2 is no time scale" SCALES=1,2 $t
-f=tools/testing/vxu4/fidelity.sh
+f=tools/testing/vxu4/benches/fidelity.sh
 refused "fidelity COSTS=cycle" "fidelity.sh: COSTS=cycle: want insns, cycles or cycles-cache" COSTS=cycle $f
 refused "fidelity SCALE_PCT=2000" "fidelity.sh: SCALE_PCT=2000: want a whole number from 1 to 1000" \
 	SCALE_PCT=2000 $f
 refused "fidelity WEIGHTS naming no file" "fidelity.sh: WEIGHTS=$tmp/nosuch: no such file" \
 	WEIGHTS="$tmp/nosuch" $f
 refused "timescale-bench SCALES='8 08'" "timescale-bench.sh: SCALES=8 08: 8 twice" SCALES="8 08" $t
-refused "eas-behaviour VXU4_TIME_SCALE=65" "eas-behaviour.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
-	VXU4_TIME_SCALE=65 tools/testing/vxu4/eas-behaviour.sh --ktap
+refused "eas-behaviour VXU4_TIME_SCALE=65" "eas-behaviour-test.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
+	VXU4_TIME_SCALE=65 tools/testing/vxu4/suites/eas-behaviour-test.sh --ktap
 refused "timescale-bench HB_B=5 under HB_A" "timescale-bench.sh: HB_B=5: want more loops than HB_A=10" HB_B=5 $t
 
 # --- the launcher
@@ -239,7 +251,7 @@ refused "vxu4.sh VXU4_CLASSES in a missing folder" \
 # --- what is taken: base 10, a good HOSTS file
 # env-lib.sh's readers alone.
 # shellcheck disable=SC2016 # expanded by the bash that runs it
-readers='. tools/testing/vxu4/env-lib.sh
+readers='. tools/testing/vxu4/lib/env-lib.sh
 	echo "$(env_int ITER 10 1 1000) $(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) $(env_scales SCALES "1 2")"
 	env_hosts HOSTS'
 got=$(cd "$fake" && env -i PATH="$PATH" ITER=010 TIME_SCALE='' VXU4_TIME_SCALE=08 SCALES="01 8 16" \
@@ -256,8 +268,8 @@ fi
 # make bench with ITER=010 TIME_SCALE=08 runs 10 iterations at K = 8:
 # its one boot (CONFIGS=c, PARALLEL=0) is bench-job.sh's, a stub here
 # that records its arguments.
-cp "$fake/tools/testing/vxu4/bench-job.sh" "$tmp/"
-cat >"$fake/tools/testing/vxu4/bench-job.sh" <<EOF
+cp "$fake/tools/testing/vxu4/benches/bench-job.sh" "$tmp/"
+cat >"$fake/tools/testing/vxu4/benches/bench-job.sh" <<EOF
 #!/bin/sh
 echo "\$*" >>"$tmp/job"
 echo 1 >"\$1.rc"
@@ -284,11 +296,12 @@ else
 		"$(head -3 "$tmp/err")"
 	comm -13 <(echo "$before") <(echo "$after") | grep odroid-eas-bench | xargs -r rm -rf
 fi
-cp "$tmp/bench-job.sh" "$fake/tools/testing/vxu4/"
+mkdir -p "$fake/tools/testing/vxu4/benches"
+cp "$tmp/bench-job.sh" "$fake/tools/testing/vxu4/benches/bench-job.sh"
 
-# --- the registry of suites (suites.toml) and check.sh --suite
+# --- the registry of suites (registry.toml) and check.sh --suite
 c=tools/testing/check.sh
-list=$fake/tools/testing/vxu4/suites.toml
+list=$fake/tools/testing/vxu4/suites/registry.toml
 cp "$list" "$tmp/suites.toml"
 n=$(grep -n '^\[suite\.self-checks\]$' "$list" | cut -d: -f1)
 n=$((n + 2))	# its tiers = line
@@ -300,7 +313,7 @@ sed -i "${n}a isolatd = true" "$list"
 refused "check.sh: a misspelt key" \
 	"check.sh: $list line $((n + 1)): [suite.self-checks] isolatd: unknown key 'isolatd'" $c --targets
 cp "$tmp/suites.toml" "$list"
-n=$(grep -n '^run = \["tools/testing/vxu4/bench-smoke.sh", "{log:system}"\]$' "$list" | cut -d: -f1)
+n=$(grep -n '^run = \["tools/testing/vxu4/suites/bench-smoke-test.sh", "{log:system}"\]$' "$list" | cut -d: -f1)
 sed -i "${n}s/{log:system}/{log:noem}/" "$list"
 refused "check.sh: a judge before the boot it reads" \
 	"check.sh: $list line $n: [suite.bench-smoke] run: in tier ci it reads boot 'noem'" $c ci
@@ -317,10 +330,10 @@ cp "$tmp/suites.toml" "$list"
 echo 'name = ' >>"$list"
 refused "check.sh: a file that is not TOML" "check.sh: $list: not TOML: " $c --targets
 cp "$tmp/suites.toml" "$list"
-refused "boot.py: a boot no one declares" "boot.py: no boot 'nosuch' in tools/testing/vxu4/suites.toml" \
-	tools/testing/vxu4/boot.py nosuch
+refused "boot.py: a boot no one declares" "boot.py: no boot 'nosuch' in tools/testing/vxu4/suites/registry.toml" \
+	tools/testing/vxu4/suites/boot.py nosuch
 refused "check.sh --suite -" "check.sh: --suite '-': want a make target or an ID" $c --suite -
-refused "check.sh --suite nosuch" "check.sh: --suite 'nosuch': no suite of tools/testing/vxu4/suites.toml" \
+refused "check.sh --suite nosuch" "check.sh: --suite 'nosuch': no suite of tools/testing/vxu4/suites/registry.toml" \
 	$c --suite nosuch
 refused "check.sh --suite kunit-boot chekc" "check.sh: --suite kunit-boot chekc: unknown tier 'chekc'" \
 	$c --suite kunit-boot chekc
@@ -329,13 +342,13 @@ refused "check.sh --suite kunit-boot debug" "check.sh: --suite kunit-boot debug:
 # A suite that differs per tier: its own form (its make target's), or the
 # tier's; what its judge reads is made first.
 run $c --plan --suite kunit-boot
-if [ "$rc" = 0 ] && grep -q "runs: tools/testing/vxu4/kunit-check.py build/system-test.log build/noem-test.log$" "$tmp/out"; then
+if [ "$rc" = 0 ] && grep -q "runs: tools/testing/vxu4/suites/kunit-boot-test.py build/system-test.log build/noem-test.log$" "$tmp/out"; then
 	ktap_ok "check.sh --plan --suite kunit-boot: its own form reads the system test's and the board without EM's logs"
 else
 	ktap_fail "check.sh --plan --suite kunit-boot: its own form" "exit $rc" "$(cat "$tmp/out" "$tmp/err")"
 fi
 run $c --plan --suite kunit-boot check
-if [ "$rc" = 0 ] && grep -q "runs: tools/testing/vxu4/kunit-check.py --board-only build/system-test.log$" "$tmp/out" &&
+if [ "$rc" = 0 ] && grep -q "runs: tools/testing/vxu4/suites/kunit-boot-test.py --board-only build/system-test.log$" "$tmp/out" &&
 	grep -q "reads boot system-no-physics (build/system-test.log): first, unless its log is current, made by suite system's command (tier check)" "$tmp/out"; then
 	ktap_ok "check.sh --plan --suite kunit-boot check: make check's form, its boot made first by the system test"
 else

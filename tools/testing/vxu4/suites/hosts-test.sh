@@ -17,14 +17,14 @@
 # DURATION=1 HB_LOOPS=1 HB_GROUPS=2, at QEMU's own clock (TIME_SCALE=1):
 # what is compared is the path through ssh, not the time scale.
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 sshd=/usr/sbin/sshd
 for t in "$sshd" ssh ssh-keygen parallel; do
 	command -v "$t" >/dev/null ||
 		{ echo "hosts-test.sh: $t is missing: run 'make deps' (openssh-server, openssh-client, parallel)" >&2; exit 2; }
 done
 
-. "$(dirname "$0")/../ktap.sh"
+. "$(dirname "$0")/../../ktap.sh"
 tmp=$(mktemp -d /tmp/hosts-test.XXXXXX)
 # shellcheck disable=SC2317 # run at exit (ktap_atexit)
 stop_sshd() { [ ! -f "$tmp/sshd.pid" ] || kill "$(cat "$tmp/sshd.pid")" 2>/dev/null; }
@@ -33,7 +33,7 @@ ktap_atexit stop_sshd
 ktap_atexit rm -rf "$tmp"
 
 export CONFIGS=a ITER=1 TASKS=8 DURATION=1 HB_LOOPS=1 HB_GROUPS=2 TIME_SCALE=1
-bench=$top/tools/testing/vxu4/bench.sh
+bench=$top/tools/testing/vxu4/benches/bench.sh
 
 # --- bad input first: no boot
 HOSTS=$tmp/no-such-file BENCH_OUT=$tmp/bad "$bench" >"$tmp/bad.out" 2>&1

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The virtual XU4 with idle states (issue 15's variant board): a copy of
-# build/vxu4.dtb (build/vxu4-idle.dtb, tools/testing/vxu4/dtb-variant.sh
+# build/vxu4.dtb (build/vxu4-idle.dtb, tools/testing/vxu4/board/dtb-variant.sh
 # idle) with Arm idle-states nodes entered through PSCI (the mainline
 # cpuidle-psci driver): per cluster a CPU power-down and a cluster
 # power-down, with their latencies and residencies from public data for
@@ -32,9 +32,9 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 dtb=$build/vxu4-idle.dtb
 
@@ -43,7 +43,7 @@ if [ $# -ge 1 ]; then
 else
 	log=$build/idle-test.log
 	rm -f "$log"
-	"$top/tools/testing/vxu4/dtb-variant.sh" idle "$build/vxu4.dtb" "$dtb" || exit 2
+	"$top/tools/testing/vxu4/board/dtb-variant.sh" idle "$build/vxu4.dtb" "$dtb" || exit 2
 	vxu4_boot idle
 	echo "(console log: build/idle-test.log)"
 fi

@@ -28,7 +28,7 @@
 
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 out=${1:-$top/build/image}
 img=$out/odroid-eas.img
 dtb=$top/build/vxu4.dtb
@@ -106,7 +106,7 @@ fi
 
 # The boot: not isolated (a disk's I/O needs QEMU's main thread).
 start=$SECONDS
-"$top/tools/testing/vxu4/boot.py" image --kernel "$tmp/zImage" --dtb "$dtb" --disk "$disk" \
+"$top/tools/testing/vxu4/suites/boot.py" image --kernel "$tmp/zImage" --dtb "$dtb" --disk "$disk" \
 	2>"$tmp/boot.err"
 rc=$?
 echo "boot: exit $rc, $((SECONDS - start)) s of wall time, console $log"

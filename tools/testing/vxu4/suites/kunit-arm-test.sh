@@ -9,11 +9,11 @@
 # governor; drivers/cpufreq: the boost budget) and boots it on QEMU's
 # "virt" machine.
 #
-#   tools/testing/vxu4/kunit-arm.sh
+#   tools/testing/vxu4/suites/kunit-arm-test.sh
 #
 # Its object folder is build/kunit-arm (the same sources as the board's
 # kernel, the same ccache); the raw KTAP goes to build/kunit-arm.log and is
-# judged by kunit-check.py --arm: the board-free suites pass every case,
+# judged by kunit-boot-test.py --arm: the board-free suites pass every case,
 # the board's suites of ours skip with their reason (no Exynos5422 CPUs,
 # no capacities to compare on a one-CPU virt). Prints KTAP.
 #
@@ -22,7 +22,7 @@
 
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 ksrc=$build/linux-source-6.12
 log=$build/kunit-arm.log
@@ -61,4 +61,4 @@ if [ "$rc" -ne 0 ] || ! grep -q '^KTAP version' "$log"; then
 	echo "not ok 1 kunit.py run --arch=arm built and booted the suites (exit $rc; see build/kunit-arm.log.err)"
 	exit 1
 fi
-exec "$top/tools/testing/vxu4/kunit-check.py" --ksrc "$ksrc" --arm "$log"
+exec "$top/tools/testing/vxu4/suites/kunit-boot-test.py" --ksrc "$ksrc" --arm "$log"

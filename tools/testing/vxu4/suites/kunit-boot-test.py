@@ -21,9 +21,9 @@ framework's own) must pass or skip.
 Prints KTAP: a result per suite (it ran, and kunit.py found its plan
 complete) and per case.
 
-Usage: kunit-check.py [--ksrc KERNEL_SOURCE] [CONSOLE_LOG [NOEM_LOG]]
-       kunit-check.py [--ksrc KERNEL_SOURCE] --board-only CONSOLE_LOG
-       kunit-check.py [--ksrc KERNEL_SOURCE] --arm KUNIT_RUN_LOG
+Usage: kunit-boot-test.py [--ksrc KERNEL_SOURCE] [CONSOLE_LOG [NOEM_LOG]]
+       kunit-boot-test.py [--ksrc KERNEL_SOURCE] --board-only CONSOLE_LOG
+       kunit-boot-test.py [--ksrc KERNEL_SOURCE] --arm KUNIT_RUN_LOG
   (defaults: build/linux-source-6.12, build/system-test.log,
   build/noem-test.log)
 Exit: 0 all passed, 1 a failure, 2 bad input (an unreadable log, no
@@ -38,10 +38,10 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import vxu4log  # noqa: E402
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../.."))
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "../../../.."))
 
 # Our suites and the boot each is judged in; those judged in the "board"
 # boot but listed in BOARD_FREE also run (and must pass) without a board.

@@ -2,11 +2,11 @@
 # shellcheck shell=bash
 #
 # The power meters' checks, shared by physics-test.sh and stress-test.sh
-# (sourced after lib.sh, with $log the console log): the EM of the board
+# (sourced after suite-lib.sh, with $log the console log): the EM of the board
 # DTB as eas-em computes it, the meters' idle power model from
 # build/vxu4.dtb, and the judgement of the guest's "@meter" lines.
 
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)
 board_dtb=$top/build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 vxu4_dtb=$top/build/vxu4.dtb
 eas_em=$top/tools/power/eas/eas-em
@@ -14,7 +14,7 @@ eas_em=$top/tools/power/eas/eas-em
 # em_load: per CPU, "cpu=N capacity=C fmax_khz=F power=KHZ:UW,...", from
 # the perf domains eas-em computes, into $em; a failed check otherwise.
 em_load() {
-	# shellcheck disable=SC2154 # vxu4py, vxu4log: lib.sh's, sourced first
+	# shellcheck disable=SC2154 # vxu4py, vxu4log: suite-lib.sh's, sourced first
 	em=$("$eas_em" compute --format=json "$board_dtb" | "${vxu4py[@]}" "$vxu4log" em-cpus /dev/stdin)
 	[ -n "$em" ] && return 0
 	nok "eas-em computes the EM of $(basename "$board_dtb")"

@@ -5,7 +5,7 @@
 # cpufreq-dt registers no Energy Model and says nothing; EAS stays off and
 # the kernel (sched_verbose) says why; the KUnit suite of the EM's CPU mask
 # checks (energy_model_cpu_mask), which needs CPUs without EMs, runs here
-# (kunit-check.py judges its cases from this boot's log).
+# (kunit-boot-test.py judges its cases from this boot's log).
 # The meters' 64-bit energy1_input is checked here too: both meters of this
 # boot's DTB (build/vxu4-noem-wrap.dtb) get a static part of 4 kW, so
 # their count passes 2^32 uJ 1.1 s after probe; it must stay positive,
@@ -18,9 +18,9 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 wrap_uw=4000000000	# uW: 2^32 uJ in 1.07 s
 

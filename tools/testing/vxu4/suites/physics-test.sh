@@ -38,9 +38,9 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 usage="usage: $0 [--scale K] [--host-load WALL_S LOOPS_CPU_S IDLE_PCT | --host-load-file FILE] [CONSOLE_LOG]"
 want_scale=
 if [ "${1:-}" = --scale ]; then
@@ -86,7 +86,7 @@ if [ ! -f "$log" ] || [ -z "$(at dilate)" ]; then
 	finish
 fi
 
-. "$(dirname "$0")/meters.sh"
+. "$(dirname "$0")/meters-judge.sh"
 em_load || finish
 at_once() { if [ "$1" = 1 ]; then echo "alone"; else echo "$1 CPUs at once"; fi; }
 

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The suites registry (tools/testing/vxu4/suites.toml), read and checked.
+"""The suites registry (tools/testing/vxu4/suites/registry.toml), read and checked.
 
 The file is data: boots of the virtual XU4 and suites, described in its
 own header. This module reads it with tomllib, refuses what breaks it
 (RegistryError: the file, the line, the entry, the fix), computes each
 suite's lane in a tier, and says whether a boot's log is current (its
 LOG.boot stamp, written by boot.py, against the files and arguments of
-now). Used by tools/testing/check.py and tools/testing/vxu4/boot.py.
+now). Used by tools/testing/check.py and tools/testing/vxu4/suites/boot.py.
 """
 
 from __future__ import annotations
@@ -367,7 +367,7 @@ def boot_files(top: Path, env: dict[str, str]) -> dict[str, str]:
     """What a boot's result depends on besides its kernel, DTB, initrd and
     arguments: the launcher, the plugin and its weights."""
     plugin = env.get("VXU4_PLUGIN") or str(top / "build/insn-count.so")
-    weights = env.get("VXU4_WEIGHTS") or str(top / "tools/testing/vxu4/cycle-weights")
+    weights = env.get("VXU4_WEIGHTS") or str(top / "tools/testing/vxu4/board/cycle-weights")
     return {"launcher": str(top / "scripts/vxu4.sh"), "plugin": plugin, "weights": weights}
 
 
@@ -438,7 +438,7 @@ TOP = find_top(HOME)
 
 
 def default_path(top: Path) -> Path:
-    return HOME / "suites.toml"
+    return HOME / "registry.toml"
 
 
 def environ() -> dict[str, str]:

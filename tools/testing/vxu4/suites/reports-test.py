@@ -3,8 +3,8 @@
 """The host reports on cut, garbled and impossible input: KTAP.
 
 Makes, in a temporary folder, a small whole console log for each report
-(bench-report.py, boost-report.py, idle-report.py, pelt-report.py,
-timescale-report.py; the lines their guest benches print), checks that
+(bench-report.py, boost-bench-report.py, idle-bench-report.py, pelt-bench-report.py,
+timescale-bench-report.py; the lines their guest benches print), checks that
 each report reads it (exit 0), then breaks it one way at a time: a value
 that is no number, a negative time, a zero window or frame count, a line
 cut short, a header without a key, a stamps line without its time, a
@@ -29,16 +29,16 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+TOP = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 # The reports, by file name: where each is in the tree.
 REPORTS = {os.path.basename(p): os.path.join(TOP, p) for p in (
-    "tools/testing/vxu4/bench-report.py",
-    "tools/testing/vxu4/boost-report.py",
-    "tools/testing/vxu4/fidelity-report.py",
-    "tools/testing/vxu4/idle-report.py",
-    "tools/testing/vxu4/pelt-report.py",
-    "tools/testing/vxu4/timescale-report.py",
-    "tools/testing/vxu4/vxu4log.py",
+    "tools/testing/vxu4/benches/bench-report.py",
+    "tools/testing/vxu4/benches/boost-bench-report.py",
+    "tools/testing/vxu4/benches/fidelity-report.py",
+    "tools/testing/vxu4/benches/idle-bench-report.py",
+    "tools/testing/vxu4/benches/pelt-bench-report.py",
+    "tools/testing/vxu4/benches/timescale-bench-report.py",
+    "tools/testing/vxu4/lib/vxu4log.py",
 )}
 
 
@@ -294,55 +294,55 @@ def cases() -> list[Case]:
         Case("bench-report: stdout closed", "bench-report.py", out_b, bench(), 2,
              ["stdout"], stdout="closed"),
 
-        Case("boost-report: a whole log", "boost-report.py", ["{d}/out", "{d}/boost.log"],
+        Case("boost-report: a whole log", "boost-bench-report.py", ["{d}/out", "{d}/boost.log"],
              one_log("boost.log", bo), 0,
              show=["(A15 boost OPPs 1900000,2000000 kHz)",
                    "boost always           | 1 thread  | 0.095 (0.0) | 0.056 (0.0)"]),
-        Case("boost-report: a run line cut after case=dh", "boost-report.py",
+        Case("boost-report: a run line cut after case=dh", "boost-bench-report.py",
              ["{d}/out", "{d}/boost.log"],
              one_log("boost.log", cut(bo, "@boostbench_run cfg=budget", "case=dh")), 2,
              [f"boost.log:{line_of(bo, 'cfg=budget')}:", "case=dh"]),
-        Case("boost-report: window_ns=0", "boost-report.py", ["{d}/out", "{d}/boost.log"],
+        Case("boost-report: window_ns=0", "boost-bench-report.py", ["{d}/out", "{d}/boost.log"],
              one_log("boost.log", edit(bo, "window_ns=110000000", "window_ns=0")), 2,
              ["boost.log:2:", "window_ns=0"]),
-        Case("boost-report: a header without boost_khz=", "boost-report.py",
+        Case("boost-report: a header without boost_khz=", "boost-bench-report.py",
              ["{d}/out", "{d}/boost.log"],
              one_log("boost.log", edit(bo, "boost_khz=1900000,2000000 ", "")), 2,
              ["boost.log:1:", "boost_khz"]),
-        Case("boost-report: OUT_DIR missing", "boost-report.py",
+        Case("boost-report: OUT_DIR missing", "boost-bench-report.py",
              ["{d}/none", "{d}/boost.log"], one_log("boost.log", bo), 2,
              ["none", "no such folder"]),
-        Case("boost-report: stdout on a full device", "boost-report.py",
+        Case("boost-report: stdout on a full device", "boost-bench-report.py",
              ["{d}/out", "{d}/boost.log"], one_log("boost.log", bo), 2, ["stdout"],
              stdout="full"),
 
-        Case("idle-report: a whole log", "idle-report.py", ["{d}/out", "{d}/idle.log"],
+        Case("idle-report: a whole log", "idle-bench-report.py", ["{d}/out", "{d}/idle.log"],
              one_log("idle.log", il), 0,
              show=["frame p95 (ms)        | 9.00 (0.0)   | 8.90 (0.0) -1.1% (-1.1%)"]),
-        Case("idle-report: a line cut after 'gov=menu ca'", "idle-report.py",
+        Case("idle-report: a line cut after 'gov=menu ca'", "idle-bench-report.py",
              ["{d}/out", "{d}/idle.log"],
              one_log("idle.log", cut(il, "@idlebench_run gov=menu iter=1 case=audio", "ca")), 2,
              [f"idle.log:{line_of(il, 'case=audio')}:", "case"]),
-        Case("idle-report: a header without governors=", "idle-report.py",
+        Case("idle-report: a header without governors=", "idle-bench-report.py",
              ["{d}/out", "{d}/idle.log"],
              one_log("idle.log", edit(il, "governors=menu,teo ", "")), 2,
              ["idle.log:1:", "governors"]),
-        Case("idle-report: stdout on a full device", "idle-report.py",
+        Case("idle-report: stdout on a full device", "idle-bench-report.py",
              ["{d}/out", "{d}/idle.log"], one_log("idle.log", il), 2, ["stdout"],
              stdout="full"),
 
-        Case("pelt-report: whole logs", "pelt-report.py",
+        Case("pelt-report: whole logs", "pelt-bench-report.py",
              ["{d}/out", "{d}/p1.log", "{d}/p2.log", "{d}/p4.log"], pelt(), 0,
              show=["PELT 16 ms against 32 ms: RampUp: to a big CPU -50.0%"]),
-        Case("pelt-report: frames=0", "pelt-report.py",
+        Case("pelt-report: frames=0", "pelt-bench-report.py",
              ["{d}/out", "{d}/p1.log", "{d}/p2.log", "{d}/p4.log"],
              pelt(2, edit(pelt_log(2), "frames=100 over", "frames=0 over")), 2,
              ["p2.log:5:", "frames=0"]),
-        Case("pelt-report: a @pelt_ramp line cut after 'it'", "pelt-report.py",
+        Case("pelt-report: a @pelt_ramp line cut after 'it'", "pelt-bench-report.py",
              ["{d}/out", "{d}/p1.log", "{d}/p2.log", "{d}/p4.log"],
              pelt(4, cut(pelt_log(4), "@pelt_ramp", "@pelt_ramp it")), 2,
              ["p4.log:2:", "iter"]),
-        Case("pelt-report: stdout on a full device", "pelt-report.py",
+        Case("pelt-report: stdout on a full device", "pelt-bench-report.py",
              ["{d}/out", "{d}/p1.log", "{d}/p2.log", "{d}/p4.log"], pelt(), 2, ["stdout"],
              stdout="full"),
 
@@ -354,12 +354,12 @@ def cases() -> list[Case]:
                       '"states": [{"frequency_khz": 200000, "power_uw": 1}]}]}'), 2,
              ["em.json", "perf_domains[0].cpus"]),
 
-        Case("timescale-report: whole logs", "timescale-report.py", ["{d}/ts"], timescale(), 0,
+        Case("timescale-report: whole logs", "timescale-bench-report.py", ["{d}/ts"], timescale(), 0,
              show=["K=1 off, K=8 off", "| 0.40/0.60 "]),
-        Case("timescale-report: a binary log, quoted short and escaped", "timescale-report.py",
+        Case("timescale-report: a binary log, quoted short and escaped", "timescale-bench-report.py",
              ["{d}/ts"], timescale(bytes(range(256)) * 4), 2,
              ["K8.log:1:", "\\x00\\x01"]),
-        Case("timescale-report: stdout on a full device", "timescale-report.py", ["{d}/ts"],
+        Case("timescale-report: stdout on a full device", "timescale-bench-report.py", ["{d}/ts"],
              timescale(), 2, ["stdout"], stdout="full"),
 
         Case("fidelity-report: a whole log, fitted", "fidelity-report.py",

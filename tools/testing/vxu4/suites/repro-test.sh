@@ -24,7 +24,7 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
 if [ $# -ne 2 ]; then
 	echo "usage: $0 QUIET_LOG LOADED_LOG" >&2

@@ -29,7 +29,7 @@
 # test runner on a made-up registry (check-test.sh: its KTAP and closing
 # line, its lanes, a judge after its boot, a log reused only when
 # current); and the host
-# reports (bench-, boost-, idle-, pelt-, timescale-report.py, vxu4log.py)
+# reports (bench-, boost-, idle-, pelt-, timescale-bench-report.py, vxu4log.py)
 # on cut, garbled and impossible console logs, a bad OUT_DIR, --em JSON
 # or stamps, stdout full or closed (reports-test.py). One KTAP document.
 #
@@ -38,9 +38,9 @@
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 dtb=$top/build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 
 # judge NAME CMD...: CMD's "ok"/"not ok" lines as our results (prefixed
@@ -69,22 +69,22 @@ judge() {
 	fi
 }
 
-judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/eas-behaviour.py" --self-check "$dtb"
+judge eas-behaviour.py "${vxu4py[@]}" "$top/tools/testing/vxu4/suites/eas-behaviour.py" --self-check "$dtb"
 judge workloads "${vxu4py[@]}" "$top/tools/testing/vxu4/lib/workloads-test.py" "$dtb"
-judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-report.py" --self-check
-judge trace-events "$top/tools/testing/vxu4/trace-events-test.sh"
-judge vxu4trace "${vxu4py[@]}" "$top/tools/testing/vxu4/trace-test.py"
-judge bench-configs "${vxu4py[@]}" "$top/tools/testing/vxu4/bench-configs-test.py"
+judge bench-report.py "${vxu4py[@]}" "$top/tools/testing/vxu4/benches/bench-report.py" --self-check
+judge trace-events "$top/tools/testing/vxu4/lib/trace-events-test.sh"
+judge vxu4trace "${vxu4py[@]}" "$top/tools/testing/vxu4/lib/trace-test.py"
+judge bench-configs "${vxu4py[@]}" "$top/tools/testing/vxu4/benches/bench-configs-test.py"
 judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
-judge settings "$top/tools/testing/vxu4/env-test.sh"
+judge settings "$top/tools/testing/vxu4/suites/env-test.sh"
 judge check.sh "$top/tools/testing/check-test.sh"
 
 # --- The reports on bad input (reports-test.py: made-up logs, no boot) ---
-judge reports "${vxu4py[@]}" "$top/tools/testing/vxu4/reports-test.py"
+judge reports "${vxu4py[@]}" "$top/tools/testing/vxu4/suites/reports-test.py"
 
 # kernel-variant.sh (the benches' KERNEL=NAME): a name without a fragment
 # is refused before any build, exit 2, naming the fragments there are.
-err=$("$top/tools/testing/vxu4/kernel-variant.sh" nosuch 2>&1 >/dev/null)
+err=$("$top/tools/testing/vxu4/board/kernel-variant.sh" nosuch 2>&1 >/dev/null)
 rc=$?
 if [ "$rc" -eq 2 ] && [[ $err == *"'nosuch' is no kernel variant"*" nolockdebug"* ]]; then
 	ok "kernel-variant.sh nosuch: exit 2, names the variants there are"
@@ -95,7 +95,7 @@ fi
 # dtb-variant.sh makes every variant of the board from build/vxu4.dtb:
 # each changes what it says and nothing is left half made; a variant it
 # does not know is refused, exit 2, naming those there are.
-variant=$top/tools/testing/vxu4/dtb-variant.sh
+variant=$top/tools/testing/vxu4/board/dtb-variant.sh
 vdtb=$top/build/vxu4.dtb
 vtmp=$(mktemp -d)
 # count DTB PROPERTY: how many CPU nodes of DTB have PROPERTY
@@ -148,7 +148,7 @@ rm -rf "$vtmp"
 
 # bench.sh takes one argument, --seed (make bench-seed): anything else is
 # refused before any boot, exit 2, naming what it takes.
-err=$("$top/tools/testing/vxu4/bench.sh" --sead 2>&1 >/dev/null)
+err=$("$top/tools/testing/vxu4/benches/bench.sh" --sead 2>&1 >/dev/null)
 rc=$?
 if [ "$rc" -eq 2 ] && [[ $err == *"--sead: unknown argument"*"--seed"* ]]; then
 	ok "bench.sh --sead: exit 2, names the argument it takes"

@@ -39,16 +39,16 @@
 # 1 to 2 min of wall time a step on the debug kernel).
 #
 # Usage: stress-test.sh [--kernel debug] [--short | --reps N] [CONSOLE_LOG]
-#   (no log: boot [boot.stress[-debug][-short|-repsN]] of suites.toml,
+#   (no log: boot [boot.stress[-debug][-short|-repsN]] of registry.toml,
 #   one that it declares: build/obj's zImage, or build/obj-debug's with
 #   --kernel debug, in vxu4.mode=stress; the console goes to
 #   build/stress[-debug][-short|-repsN].log)
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 variant=
 if [ "${1:-}" = --kernel ]; then
@@ -235,7 +235,7 @@ physics_after_hotplug() {
 	# The meters after hotplug: a cluster whole busy adds its leakage, 4 WFI
 	# and 4 * P(OPP) per second, the other cluster idle its leakage and WFI
 	# power, within the physics checks' 1%
-	. "$(dirname "$0")/meters.sh"
+	. "$(dirname "$0")/meters-judge.sh"
 	em_load && meter_checks "after hotplug: "
 }
 if [ "$variant" = debug ]; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# System test of the virtual Odroid-XU4: boot it with vxu4.mode=check and
+# System test of the virtual Odroid-XU4: boot it with vxu4.mode=system and
 # assert, from the guest's "@..." lines, that
 #  - its Energy Model in debugfs equals, state by state, what eas-em
 #    computes from the board's exynos5422-odroidxu4.dtb;
@@ -13,22 +13,22 @@
 #    MC {4-7}, PKG {0-7} with the asymmetric capacity flags at PKG only;
 #  - cpu1 and cpu5 offline and online again keep their capacity, with no
 #    capacity update or topology line printed;
-#  - the KUnit suites ran at boot (kunit-check.py judges their KTAP);
+#  - the KUnit suites ran at boot (kunit-boot-test.py judges their KTAP);
 #  - no splat in its kernel log.
 # The same boot measures the virtual board's physics and makes the bench
-# smoke run (physics-test.sh, bench-smoke.sh judge them), unless
+# smoke run (physics-test.sh, bench-smoke-test.sh judge them), unless
 # --no-physics (make check's boot) or --kernel debug (the debug kernel of
 # make check-debug).
 #
 # Usage: system-test.sh [--kernel debug] [--no-physics] [CONSOLE_LOG]
 #   (with a log: no boot, only assert; else the boot system,
-#   system-no-physics or system-debug of suites.toml)
+#   system-no-physics or system-debug of registry.toml)
 
 set -uo pipefail
 
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib/suite-lib.sh"
 
-top=$(cd "$(dirname "$0")/../../.." && pwd)
+top=$(cd "$(dirname "$0")/../../../.." && pwd)
 build=$top/build
 board_dtb=$build/obj/arch/arm/boot/dts/samsung/exynos5422-odroidxu4.dtb
 eas_em=$top/tools/power/eas/eas-em

@@ -34,7 +34,7 @@ import sys
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lib"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 from workloads import PLOAD_A15, Board, Busy, Periodic, Task, Workload  # noqa: E402
 
 PERIOD_US = 16000

@@ -13,12 +13,12 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import vxu4log  # noqa: E402
 from typing import Any  # noqa: E402
 
 
-TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "..", ".."))
 TRACE_EVENTS = os.path.join(TOP, "build", "trace-events")
 EAS_EM = os.path.join(TOP, "tools", "power", "eas", "eas-em")
 from .base import MARGIN, NOISE_PCT, small_big  # noqa: E402
