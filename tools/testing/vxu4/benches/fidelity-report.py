@@ -69,19 +69,19 @@ MIN_WEIGHT = 0.1
 Probe = Dict[str, object]
 
 
-def counts(rec: vxu4log.Record, key: str) -> Optional[List[float]]:
+def counts(rec: vxu4log.Record, key: str) -> Tuple[Optional[List[float]], bool]:
     """A probe line's counts (NCOUNTS numbers: the classes', then the
     memory events', zero where the boot had no cache model), None for
-    "none"."""
+    "none"; and whether the line had the memory events."""
     if not rec.has(key):
-        return None
+        return None, False
     try:
         c = [float(x) for x in rec.fields[key].split(",")]
     except ValueError:
         c = []
     if len(c) not in (NCLASSES, NCOUNTS) or not all(math.isfinite(x) and x >= 0 for x in c):
         raise rec.error(key, f"want {NCLASSES} or {NCOUNTS} comma-separated numbers >= 0")
-    return c + [0.0] * (NCOUNTS - len(c))
+    return c + [0.0] * (NCOUNTS - len(c)), len(c) == NCOUNTS
 
 
 def index_name(i: int) -> Tuple[str, str]:
@@ -117,11 +117,11 @@ def read_log(log: str) -> Tuple[Dict[str, str], List[Probe], Dict[int, float]]:
         # A context switch is a difference of two times: it may come out
         # below 0 where the switch costs less than the spread.
         ns = rec.need_num("ns_per_op", -math.inf if name == "ctx" else 0)
-        probes.append({"name": name, "cpu": rec.need_int("cpu", 0, 7),
-                       "khz": rec.need_int("khz", 1), "ns": ns,
-                       "ops": rec.need_int("ops", 1),
-                       "a7": counts(rec, "a7"), "a15": counts(rec, "a15"),
-                       "events": rec.has("a15") and rec.fields["a15"].count(",") + 1 == NCOUNTS})
+        cpu, khz, ops = rec.need_int("cpu", 0, 7), rec.need_int("khz", 1), rec.need_int("ops", 1)
+        a7, _ = counts(rec, "a7")
+        a15, events = counts(rec, "a15")
+        probes.append({"name": name, "cpu": cpu, "khz": khz, "ns": ns, "ops": ops,
+                       "a7": a7, "a15": a15, "events": events})
     if not probes:
         raise vxu4log.LogError(log, 0, "", "no @fid_probe line", FIX)
     hb: Dict[int, float] = {}
