@@ -36,8 +36,10 @@
  *			pipes (lat_pipe; on one CPU when pinned: two context
  *			switches)
  *	ctx		a context switch: a pipe round trip between two
- *			processes on the same CPU, halved, less the pipe's
- *			own cost measured in one process (lat_ctx, 0 KB)
+ *			processes, each summing 128 KiB of its own memory
+ *			when it has the token, halved, less the same pass
+ *			(a write, a read and the sum) in one process
+ *			(lat_ctx -s 128 2)
  *	ub-syscall	close(dup(0)), getpid(), getuid(), umask(022) (UnixBench
  *			syscall, one loop)
  *	ub-pipe		write then read 512 bytes on one pipe, one process
@@ -254,7 +256,43 @@ static void p_fork(unsigned long n)
 	}
 }
 
-/* Move @size bytes from @in to @out, @n times, first writing if @first. */
+/*
+ * The ctx probe's working set: each process sums this many bytes of its
+ * own memory each time it holds the token, as lat_ctx -s 128 does.
+ */
+#define CTX_BYTES	(128UL << 10)
+static size_t work_bytes;
+static unsigned int *work_mem;
+static unsigned int work_sum;
+
+/*
+ * The calling process's own working set (written, so that a child's is
+ * its own memory, not its parent's pages shared copy-on-write).
+ */
+static void work_setup(void)
+{
+	if (!work_bytes)
+		return;
+	work_mem = malloc(work_bytes);
+	if (!work_mem)
+		die("malloc");
+	memset(work_mem, 1, work_bytes);
+}
+
+static void work(void)
+{
+	size_t i;
+
+	for (i = 0; i < work_bytes / sizeof(*work_mem); i++)
+		work_sum += work_mem[i];
+	/* Keep the sum from being optimised away. */
+	__asm__ volatile("" : : "r"(work_sum));
+}
+
+/*
+ * Move @size bytes from @in to @out, @n times, first writing if @first,
+ * doing the working set's pass each time the token arrives.
+ */
 static int relay(int in, int out, unsigned long n, bool first, size_t size)
 {
 	char buf[512] = { 0 };
@@ -264,6 +302,7 @@ static int relay(int in, int out, unsigned long n, bool first, size_t size)
 			return -1;
 		if (read(in, buf, size) != (ssize_t)size)
 			return -1;
+		work();
 		if (!first && write(out, buf, size) != (ssize_t)size)
 			return -1;
 	}
@@ -283,8 +322,10 @@ static void partner_start(unsigned long n, size_t size)
 	partner = fork();
 	if (partner < 0)
 		die("fork");
-	if (!partner)
+	if (!partner) {
+		work_setup();
 		_exit(relay(there[0], back[1], n, false, size) ? 1 : 0);
+	}
 }
 
 static void partner_end(void)
@@ -310,10 +351,12 @@ static void p_self_pipe(unsigned long n)
 {
 	char buf[512] = { 0 };
 
-	while (n--)
+	while (n--) {
 		if (write(self_pipe[1], buf, partner_size) != (ssize_t)partner_size ||
 		    read(self_pipe[0], buf, partner_size) != (ssize_t)partner_size)
 			die("pipe to itself");
+		work();
+	}
 }
 
 static void p_ub_syscall(unsigned long n)
@@ -461,8 +504,12 @@ int main(int argc, char **argv)
 			die("sigaction");
 	} else if (!strcmp(p->name, "pagefault")) {
 		fault_setup(warm + n);
-	} else if (!strcmp(p->name, "pipe") || !strcmp(p->name, "ctx")) {
+	} else if (!strcmp(p->name, "pipe")) {
 		partner_start(warm + n, 1);
+	} else if (!strcmp(p->name, "ctx")) {
+		work_bytes = CTX_BYTES;
+		partner_start(warm + n, 1);
+		work_setup();
 	} else if (!strcmp(p->name, "ub-ctx")) {
 		partner_start(warm + n, sizeof(int));
 	} else if (!strcmp(p->name, "ub-pipe")) {
@@ -498,7 +545,8 @@ int main(int argc, char **argv)
 	if (!strcmp(p->name, "ctx")) {
 		/*
 		 * Half a round trip, less one write and one read of a byte
-		 * in one process: what the switch itself costs.
+		 * and one pass of the working set in one process: what the
+		 * switch itself costs, the working set's refill included.
 		 */
 		uint64_t s7[NR_COUNTS], s15[NR_COUNTS];
 		bool sc;
