@@ -53,12 +53,11 @@ NCLASSES = 2 * len(CLASSES)
 NCOUNTS = NCLASSES + 2 * len(EVENTS)  # classes, then events, each user then kernel
 NAMES = CLASSES + EVENTS
 
-# The probes the fit uses: kernel paths measured on one CPU, run here as
-# the board ran them. Left out, shown only: fork (a static binary here,
-# lmbench's and UnixBench's dynamic ones there: the dynamic loader's
-# mappings and faults are in the board's figure, 4 to 6 times ours), ctx
-# (0 KB here, the board's refills 128 KB of cache a switch) and ub-ctx
-# and pipe (one CPU here, a cross-CPU wakeup and an idle exit there).
+# The probes the fit uses: one process's kernel paths, whose time is its
+# instructions' and memory events' cycles. Left out, shown only: the
+# probes of two processes (fork, pipe, ctx, ub-ctx), run as the boards ran
+# them (vxu4-fidelity: a cluster's CPUs, not pinned) but timed with their
+# wakeups, idle and cross-CPU waits, which no weight a class stands for.
 FIT = {"a15": ["null", "read", "write", "sigcatch", "pagefault"],
        "a7": ["ub-syscall", "ub-pipe"]}
 # And, where the counts have the memory events, the memory probes.
