@@ -365,10 +365,13 @@ def _sha256(p: Path) -> str:
 
 def boot_files(top: Path, env: dict[str, str]) -> dict[str, str]:
     """What a boot's result depends on besides its kernel, DTB, initrd and
-    arguments: the launcher, the plugin and its weights."""
+    arguments: the launcher and its settings' defaults (env-lib.sh: the
+    time scale's), the plugin and its weights."""
     plugin = env.get("VXU4_PLUGIN") or str(top / "build/insn-count.so")
     weights = env.get("VXU4_WEIGHTS") or str(top / "tools/testing/vxu4/board/cycle-weights")
-    return {"launcher": str(top / "scripts/vxu4.sh"), "plugin": plugin, "weights": weights}
+    return {"launcher": str(top / "scripts/vxu4.sh"),
+            "launcher-settings": str(top / "tools/testing/vxu4/lib/env-lib.sh"),
+            "plugin": plugin, "weights": weights}
 
 
 def stamp(top: Path, files: dict[str, str], args: list[str], env: dict[str, str]) -> dict[str, object]:
