@@ -218,7 +218,7 @@ idle-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/benches/idle-bench.sh
 
 # The reference experiments, four ways (ITER, TASKS, DURATION, HB_LOOPS,
-# HB_GROUPS, CONFIGS, TIME_SCALE, KERNEL, HOSTS: tools/testing/vxu4/benches/bench.sh);
+# HB_GROUPS, CONFIGS, VXU4_TIME_SCALE, KERNEL, HOSTS: tools/testing/vxu4/benches/bench.sh);
 # eas-em computes the EM
 bench: vxu4 initramfs tools
 	@tools/testing/vxu4/benches/bench.sh
@@ -236,7 +236,7 @@ timescale-bench: vxu4 initramfs tools
 	@tools/testing/vxu4/benches/timescale-bench.sh
 
 # The probes against the boards' published figures, and the cost model's
-# weights fitted to them (COSTS, TIME_SCALE, WEIGHTS, REPS, SCALE_PCT,
+# weights fitted to them (COSTS, VXU4_TIME_SCALE, WEIGHTS, REPS, SCALE_PCT,
 # HB_A, HB_B, KERNEL: tools/testing/vxu4/benches/fidelity.sh).
 fidelity: vxu4 initramfs tools
 	@tools/testing/vxu4/benches/fidelity.sh

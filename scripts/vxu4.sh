@@ -23,8 +23,8 @@
 # traces; such a boot is not isolated, below), VXU4_SEED (QEMU's -seed
 # for the guest's random bytes, below; default 1), VXU4_ISOLATE (0: QEMU
 # not on a host core of its own, below), VXU4_TIME_SCALE (the guest's
-# time scale K, below; default 1), VXU4_COST (what a vCPU's time counts,
-# below: insns, the default, or cycles), VXU4_WEIGHTS (the cost model's
+# time scale K, below; default 8, for every boot), VXU4_COST (what a vCPU's time counts,
+# below: insns, the default, cycles or cycles-cache), VXU4_WEIGHTS (the cost model's
 # weights; default tools/testing/vxu4/board/cycle-weights), VXU4_CLASSES (a
 # file the plugin writes at exit: each mnemonic, its class, its
 # translations). The files, VXU4_TIMEOUT, VXU4_LOG and
@@ -214,7 +214,7 @@ boot)
 		initrd=$(env_file VXU4_INITRD "$build/initramfs.cpio.gz" "run 'make initramfs' (make run does)") || exit
 		initrd_arg=(-initrd "$initrd")
 	fi
-	scale=$(env_scale VXU4_TIME_SCALE 1) || exit
+	scale=$(env_scale) || exit
 	timeout=$(env_int VXU4_TIMEOUT 900 1 1000000 "seconds before the boot is stopped") || exit
 	if [ -n "${VXU4_DISK:-}" ]; then
 		disk_file=$(env_file VXU4_DISK - "make it with truncate -s SIZE") || exit

@@ -48,12 +48,11 @@
 #                  hours a run; 0: no hackbench; at most 100000)
 #   HB_GROUPS=4    hackbench -g, 1 to 100
 #   CONFIGS=a,b,c,d  the configurations to run (bench-configs' letters)
-#   TIME_SCALE=8   the guest's time scale K, 1 to 64 (scripts/vxu4.sh's
-#                  VXU4_TIME_SCALE, taken when TIME_SCALE is unset): a
-#                  guest ns holds K instructions, so
-#                  calibrated work costs about K times the wall time; 8
-#                  puts hackbench's loop at the board's cost
-#                  (docs/findings/time-scale.md), 1 is QEMU's own clock
+#   VXU4_TIME_SCALE=8  the guest's time scale K, 1 to 64, as for every
+#                  boot (scripts/vxu4.sh): a guest ns holds K
+#                  instructions, so calibrated work costs about K times
+#                  the wall time; 8 puts hackbench's loop at the board's
+#                  cost (docs/findings/time-scale.md), 1 is QEMU's own clock
 #   KERNEL=        a variant of the board's kernel to boot instead of
 #                  build/obj's: NAME for build/obj-NAME, the board's config
 #                  plus tools/testing/vxu4/board/NAME.config (nolockdebug: no lock
@@ -129,8 +128,8 @@ done <<<"$cfglist"
 all=$(echo "$letters" | sed 's/./&,/g; s/,$//')
 configs=$(env_match CONFIGS "$all" "[$letters](,[$letters])*" "some of $all (tools/testing/vxu4/benches/bench-configs), comma-separated, e.g. $all") || exit
 parallel=$(env_match PARALLEL 1 '[01]' "0 or 1") || exit
-# TIME_SCALE, or scripts/vxu4.sh's own VXU4_TIME_SCALE when it is unset.
-scale=$(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) || exit
+# The time scale K: VXU4_TIME_SCALE, or the one default (env-lib.sh).
+scale=$(env_scale) || exit
 export VXU4_TIME_SCALE=$scale
 kernel=$(env_match KERNEL "" '[A-Za-z0-9_-]+' "a kernel variant's name (tools/testing/vxu4/board/NAME.config)") || exit
 hosts=$(env_hosts HOSTS) || exit
@@ -207,7 +206,7 @@ guest_args() {
 	echo "commit: $(git -C "$top" rev-parse HEAD 2>/dev/null)$(git -C "$top" diff --quiet 2>/dev/null || echo ' (with local changes)')"
 	echo "qemu: $(qemu-system-arm --version | head -1)"
 	echo "host: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "settings ($mode): ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel TIME_SCALE=$scale KERNEL=${kernel:-board}${hosts:+ HOSTS=$hosts}"
+	echo "settings ($mode): ITER=$iter TASKS=$tasks DURATION=$duration HB_LOOPS=$hb HB_GROUPS=$hbg CONFIGS=$configs PARALLEL=$parallel VXU4_TIME_SCALE=$scale KERNEL=${kernel:-board}${hosts:+ HOSTS=$hosts}"
 	[ -z "$hosts" ] || echo "hosts: $(grep -v '^[[:space:]]*\(#\|$\)' "$hosts" | paste -sd';')"
 } >"$out/info.txt"
 

@@ -44,7 +44,7 @@ tar_dirs=$(env_match TAR_DIRS /usr/lib '/[^ ]*' "absolute guest paths, comma-sep
 boost_hz=$(env_match BOOST_HZ "1900000000 2000000000" '[1-9][0-9]{8,9}( [1-9][0-9]{8,9})*' \
 	"the boost OPPs' frequencies in Hz separated by blanks, like \"1900000000 2000000000\"") || exit
 timeout=$(env_int VXU4_TIMEOUT 14400 1 1000000 "seconds before the boot is stopped") || exit
-scale=$(env_scale VXU4_TIME_SCALE 1) || exit
+scale=$(env_scale) || exit
 export VXU4_TIME_SCALE=$scale
 env_kernel boost-bench >/dev/null || exit
 env_initrd boost-bench >/dev/null || exit

@@ -14,7 +14,7 @@
 # Environment (defaults):
 #   COSTS="insns cycles"  what the vCPUs' time counts in each boot: insns,
 #                         cycles or cycles-cache (scripts/vxu4.sh's VXU4_COST)
-#   TIME_SCALE=8          the guest's time scale K (VXU4_TIME_SCALE)
+#   VXU4_TIME_SCALE=8     the guest's time scale K, as for every boot
 #   WEIGHTS=              the cost model's weights (VXU4_WEIGHTS; default
 #                         tools/testing/vxu4/board/cycle-weights)
 #   REPS=1                repetitions of each probe in a boot
@@ -37,7 +37,7 @@ build=$top/build
 env_prog=fidelity.sh
 # shellcheck source=tools/testing/vxu4/lib/env-lib.sh
 . "$top/tools/testing/vxu4/lib/env-lib.sh"
-scale=$(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) || exit
+scale=$(env_scale) || exit
 reps=$(env_int REPS 1 1 1000 "repetitions of each probe") || exit
 pct=$(env_int SCALE_PCT 100 1 1000 "the probes' operation counts, percent") || exit
 hb_a=$(env_int HB_A 5 1 100000 "hackbench's first loop count") || exit
@@ -63,7 +63,7 @@ if [ -n "$kernel" ]; then
 	export VXU4_KERNEL
 fi
 
-echo "==> fidelity: COSTS=\"$costs\" TIME_SCALE=$scale REPS=$reps SCALE_PCT=$pct HB_A=$hb_a HB_B=$hb_b, kernel ${kernel:-board}, results in ${out#"$top"/}"
+echo "==> fidelity: COSTS=\"$costs\" VXU4_TIME_SCALE=$scale REPS=$reps SCALE_PCT=$pct HB_A=$hb_a HB_B=$hb_b, kernel ${kernel:-board}, results in ${out#"$top"/}"
 logs=()
 for c in $costs; do
 	t0=$(date +%s)

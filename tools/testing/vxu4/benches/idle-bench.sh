@@ -54,7 +54,7 @@ govs=$(env_match GOVERNORS menu,teo,mbed,ladder '[a-z]+(,[a-z]+)*' "cpuidle gove
 cases=$(env_match CASES frames,audio,video,cyclic \
 	'(frames|audio|video|cyclic)(,(frames|audio|video|cyclic))*' "some of frames,audio,video,cyclic, comma-separated") || exit
 timeout=$(env_int VXU4_TIMEOUT 14400 1 1000000 "seconds before the boot is stopped") || exit
-scale=$(env_scale VXU4_TIME_SCALE 1) || exit
+scale=$(env_scale) || exit
 export VXU4_TIME_SCALE=$scale
 env_kernel idle-bench >/dev/null || exit
 initrd=$(env_initrd idle-bench) || exit

@@ -42,7 +42,7 @@ frames=$(env_int FRAMES 300 1 100000 "frames per frame run") || exit
 duration=$(env_int DURATION 3 1 3600 "guest seconds of each rt-app run; rt-app never ends a run of 0") || exit
 parallel=$(env_match PARALLEL 1 '[01]' "0 or 1") || exit
 timeout=$(env_int VXU4_TIMEOUT 14400 1 1000000 "seconds before a boot is stopped") || exit
-scale=$(env_scale VXU4_TIME_SCALE 1) || exit
+scale=$(env_scale) || exit
 export VXU4_TIME_SCALE=$scale
 env_kernel pelt-bench >/dev/null || exit
 initrd=$(env_initrd pelt-bench) || exit

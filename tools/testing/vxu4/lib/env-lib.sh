@@ -14,7 +14,7 @@
 # want a whole number from 1 to 1000 (iterations)"), and exit status 2.
 #
 # Numbers are whole numbers in base 10, leading zeros read away: ITER=010
-# is 10 (never octal 8), TIME_SCALE=08 is 8. A variable set empty counts
+# is 10 (never octal 8), VXU4_TIME_SCALE=08 is 8. A variable set empty counts
 # as unset (its default).
 #
 # The script that sources this may set env_prog (its name in the
@@ -24,8 +24,12 @@ env_prog=${env_prog:-${0##*/}}
 env_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../../.." && pwd)
 
 # The guest's time scale K (scripts/vxu4.sh, VXU4_TIME_SCALE): its range,
-# the one for every variable that gives one.
+# the one for every variable that gives one, and its one default, for
+# make run, the tests and the benches alike (a boot of the suites'
+# registry that needs another says so: its scale =). At 8 a hackbench
+# loop costs what it costs on the board (docs/findings/time-scale.md).
 env_scale_max=64
+env_scale_default=8
 
 # env_bad MESSAGE: refused: "PROG: MESSAGE", exit 2.
 env_bad() {
@@ -72,10 +76,13 @@ env_int() {
 	echo "$env_n"
 }
 
-# env_scale NAMES DEFAULT: the time scale K that the first of NAMES set
-# gives, else DEFAULT: 1 to env_scale_max.
+# env_scale: the time scale K, VXU4_TIME_SCALE's (the one name for it),
+# else env_scale_default: 1 to env_scale_max. TIME_SCALE, its old name in
+# the benches, is refused, so that a setting is never silently dropped.
 env_scale() {
-	env_int "$1" "$2" 1 "$env_scale_max" "the guest's time scale K: a guest ns holds K instructions"
+	[ -z "${TIME_SCALE:-}" ] ||
+		env_bad "TIME_SCALE=$TIME_SCALE: the guest's time scale is VXU4_TIME_SCALE now (one name for every boot): set VXU4_TIME_SCALE=$TIME_SCALE"
+	env_int VXU4_TIME_SCALE "$env_scale_default" 1 "$env_scale_max" "the guest's time scale K: a guest ns holds K instructions"
 }
 
 # env_scales NAME DEFAULT: the time scales (words) that NAME lists, else

@@ -18,7 +18,7 @@
 # Usage: bench-cd-test.sh   (needs make vxu4 initramfs tools)
 # Settings of the bench run (small): CONFIGS=a,c,d ITER=1 TASKS=4
 # DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0, at make bench's own time
-# scale (TIME_SCALE=8), where the bench's limit of 1% between the energy
+# scale (VXU4_TIME_SCALE=8, the default), where the bench's limit of 1% between the energy
 # computed from the trace and the meters holds: at K = 1 the kernel's
 # own paths (the idle loop, interrupts, the emulation's hooks) take 8
 # times the guest time, which the trace and the meters count on
@@ -35,7 +35,7 @@ top=$(cd "$(dirname "$0")/../../../.." && pwd)
 out=$top/build/bench-cd-test
 rm -rf "$out"
 
-CONFIGS=a,c,d ITER=1 TASKS=4 DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0 TIME_SCALE=8 \
+CONFIGS=a,c,d ITER=1 TASKS=4 DURATION=1 HB_LOOPS=1 HB_GROUPS=1 PARALLEL=0 VXU4_TIME_SCALE=8 \
 	BENCH_OUT=$out "$top/tools/testing/vxu4/benches/bench.sh" >"$out.out" 2>&1
 rc=$?
 if [ "$rc" -eq 0 ] && [ -s "$out/report.txt" ] && [ -s "$out/runs.csv" ]; then

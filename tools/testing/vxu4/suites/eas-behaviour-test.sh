@@ -20,12 +20,9 @@
 # <test>.png, eb/: the trace.dat, the EM's debugfs copy, rt-app's logs).
 #
 # Environment: TESTS=A,B (only those tests), VXU4_TIMEOUT (s, default
-# 2400), VXU4_TIME_SCALE (the guest's time scale K, default 8: a guest ns
-# holds 8 instructions, so that the kernel's own work weighs about what
-# it weighs on the board, where at K=1 a small task's util_avg sat 26
-# above its duty and EAS put it on an A15 half the time; all eight tests
-# take about the wall time they take at K=1, 2 min 57 s against 2 min
-# 48 s); KERNEL=NAME (a variant of the board's kernel: build/obj-NAME,
+# 2400), VXU4_TIME_SCALE (the guest's time scale K, as for every boot:
+# scripts/vxu4.sh; at K = 1 a small task's util_avg sat 26 above its
+# duty, docs/findings/eas-behaviour.md); KERNEL=NAME (a variant of the board's kernel: build/obj-NAME,
 # the board's config plus tools/testing/vxu4/board/NAME.config, built first by
 # kernel-variant.sh; nolockdebug: without lock debugging).
 set -euo pipefail
@@ -42,7 +39,7 @@ env_prog=eas-behaviour-test.sh
 # shellcheck source=tools/testing/vxu4/lib/env-lib.sh
 . "$top/tools/testing/vxu4/lib/env-lib.sh"
 tests=$(env_match TESTS "" '[A-Za-z,]*' "test names separated by commas") || exit
-VXU4_TIME_SCALE=$(env_scale VXU4_TIME_SCALE 8) || exit
+VXU4_TIME_SCALE=$(env_scale) || exit
 export VXU4_TIME_SCALE
 timeout=$(env_int VXU4_TIMEOUT 2400 1 1000000 "seconds before the boot is stopped") || exit
 for f in "$build/obj/arch/arm/boot/zImage" "$build/trace-events" "$top/tools/power/eas/eas-em"; do

@@ -142,7 +142,12 @@ refused "bench HB_GROUPS=0" "bench.sh: HB_GROUPS=0: want a whole number from 1 t
 refused "bench HB_LOOPS=-1, named HB_LOOPS" "bench.sh: HB_LOOPS=-1: want a whole number from 0 to" \
 	HB_LOOPS=-1 $b
 refused "bench HB_GROUPS=abc, named HB_GROUPS" "bench.sh: HB_GROUPS=abc: want" HB_GROUPS=abc $b
-refused "bench TIME_SCALE=65" "bench.sh: TIME_SCALE=65: want a whole number from 1 to 64" TIME_SCALE=65 $b
+refused "bench VXU4_TIME_SCALE=65" "bench.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" VXU4_TIME_SCALE=65 $b
+refused "bench TIME_SCALE=8, the old name, named with the new" \
+	"bench.sh: TIME_SCALE=8: the guest's time scale is VXU4_TIME_SCALE now (one name for every boot): set VXU4_TIME_SCALE=8" \
+	TIME_SCALE=8 $b
+refused "vxu4.sh TIME_SCALE=4, the old name" "vxu4.sh: TIME_SCALE=4: the guest's time scale is VXU4_TIME_SCALE now" \
+	TIME_SCALE=4 $v boot
 refused "bench VXU4_TIME_SCALE=0, named VXU4_TIME_SCALE" "bench.sh: VXU4_TIME_SCALE=0: want a whole number from 1 to 64" \
 	VXU4_TIME_SCALE=0 $b
 refused "bench CONFIGS=e" "bench.sh: CONFIGS=e: want some of a,b,c,d" CONFIGS=e $b
@@ -252,20 +257,27 @@ refused "vxu4.sh VXU4_CLASSES in a missing folder" \
 # env-lib.sh's readers alone.
 # shellcheck disable=SC2016 # expanded by the bash that runs it
 readers='. tools/testing/vxu4/lib/env-lib.sh
-	echo "$(env_int ITER 10 1 1000) $(env_scale "TIME_SCALE VXU4_TIME_SCALE" 8) $(env_scales SCALES "1 2")"
+	echo "$(env_int ITER 10 1 1000) $(env_scale) $(env_scales SCALES "1 2")"
 	env_hosts HOSTS'
-got=$(cd "$fake" && env -i PATH="$PATH" ITER=010 TIME_SCALE='' VXU4_TIME_SCALE=08 SCALES="01 8 16" \
+got=$(cd "$fake" && env -i PATH="$PATH" ITER=010 TIME_SCALE='' VXU4_TIME_SCALE=04 SCALES="01 8 16" \
 	HOSTS="$hosts/good" bash -c "$readers" 2>&1)
-want="10 8 1 8 16
+want="10 4 1 8 16
 $hosts/good"
 if [ "$got" = "$want" ]; then
-	ktap_ok "env-lib.sh reads ITER=010 as 10, VXU4_TIME_SCALE=08 as 8, SCALES='01 8 16' as 1 8 16, takes a HOSTS file of 4 forms"
+	ktap_ok "env-lib.sh reads ITER=010 as 10, VXU4_TIME_SCALE=04 as 4, SCALES='01 8 16' as 1 8 16, takes a HOSTS file of 4 forms"
 else
-	ktap_fail "env-lib.sh reads ITER=010 as 10, VXU4_TIME_SCALE=08 as 8, SCALES='01 8 16' as 1 8 16, takes a HOSTS file of 4 forms" \
+	ktap_fail "env-lib.sh reads ITER=010 as 10, VXU4_TIME_SCALE=04 as 4, SCALES='01 8 16' as 1 8 16, takes a HOSTS file of 4 forms" \
 		"want: $want" "got:  $got"
 fi
+# The time scale's one default, unset or set empty.
+got=$(cd "$fake" && env -i PATH="$PATH" VXU4_TIME_SCALE='' bash -c '. tools/testing/vxu4/lib/env-lib.sh; env_scale' 2>&1)
+if [ "$got" = 8 ]; then
+	ktap_ok "env-lib.sh: the time scale's one default is 8"
+else
+	ktap_fail "env-lib.sh: the time scale's one default is 8" "got: $got"
+fi
 
-# make bench with ITER=010 TIME_SCALE=08 runs 10 iterations at K = 8:
+# make bench with ITER=010 VXU4_TIME_SCALE=04 runs 10 iterations at K = 4:
 # its one boot (CONFIGS=c, PARALLEL=0) is bench-job.sh's, a stub here
 # that records its arguments.
 cp "$fake/tools/testing/vxu4/benches/bench-job.sh" "$tmp/"
@@ -274,13 +286,13 @@ cat >"$fake/tools/testing/vxu4/benches/bench-job.sh" <<EOF
 echo "\$*" >>"$tmp/job"
 echo 1 >"\$1.rc"
 EOF
-run ITER=010 TIME_SCALE=08 CONFIGS=c PARALLEL=0 BENCH_OUT="$tmp/out-010" $b
+run ITER=010 VXU4_TIME_SCALE=04 CONFIGS=c PARALLEL=0 BENCH_OUT="$tmp/out-010" $b
 job=$(cat "$tmp/job" 2>/dev/null)
-if [[ " $job " == *" 8 $zimage "*" vxu4.iter=10 "* ]] && [ ! -e "$tmp/ran" ] &&
+if [[ " $job " == *" 4 $zimage "*" vxu4.iter=10 "* ]] && [ ! -e "$tmp/ran" ] &&
 	grep -q "^==> bench: 10 iterations" "$tmp/out"; then
-	ktap_ok "bench ITER=010 TIME_SCALE=08: one boot of 10 iterations at K = 8"
+	ktap_ok "bench ITER=010 VXU4_TIME_SCALE=04: one boot of 10 iterations at K = 4"
 else
-	ktap_fail "bench ITER=010 TIME_SCALE=08: one boot of 10 iterations at K = 8" "boot: $job" \
+	ktap_fail "bench ITER=010 VXU4_TIME_SCALE=04: one boot of 10 iterations at K = 4" "boot: $job" \
 		"$(head -3 "$tmp/out" "$tmp/err")"
 fi
 # With a good HOSTS file the bundle is made, GNU parallel (a stub that

@@ -14,7 +14,7 @@
 # Usage: hosts-test.sh   (needs make vxu4 initramfs tools; sshd from
 # Debian's openssh-server, GNU parallel: make deps)
 # Settings of the bench run (small: a boot each): CONFIGS=a ITER=1 TASKS=8
-# DURATION=1 HB_LOOPS=1 HB_GROUPS=2, at QEMU's own clock (TIME_SCALE=1):
+# DURATION=1 HB_LOOPS=1 HB_GROUPS=2, at QEMU's own clock (VXU4_TIME_SCALE=1):
 # what is compared is the path through ssh, not the time scale.
 
 top=$(cd "$(dirname "$0")/../../../.." && pwd)
@@ -32,7 +32,7 @@ stop_sshd() { [ ! -f "$tmp/sshd.pid" ] || kill "$(cat "$tmp/sshd.pid")" 2>/dev/n
 ktap_atexit stop_sshd
 ktap_atexit rm -rf "$tmp"
 
-export CONFIGS=a ITER=1 TASKS=8 DURATION=1 HB_LOOPS=1 HB_GROUPS=2 TIME_SCALE=1
+export CONFIGS=a ITER=1 TASKS=8 DURATION=1 HB_LOOPS=1 HB_GROUPS=2 VXU4_TIME_SCALE=1
 bench=$top/tools/testing/vxu4/benches/bench.sh
 
 # --- bad input first: no boot
