@@ -4,11 +4,13 @@
 # make eas-behaviour: LISA's EAS behaviour tests on the virtual XU4 (EAS
 # on, schedutil, guest time from QEMU's instruction count), each judged
 # against the EM-optimal placement of the same task utils, with the
-# metered energy beside it: one boot (vxu4.mode=eas-behaviour, the guest's
-# tools/testing/vxu4/guest/eas-behaviour, running the rt-app files that
-# make initramfs wrote from the tests' modules, tools/testing/vxu4/
-# eas_behaviour), then tools/testing/vxu4/suites/eas-behaviour.py (the traces
-# read with libtracecmd).
+# metered energy beside it: one boot, the registry's [boot.eas-behaviour]
+# made by tools/testing/vxu4/suites/boot.py (vxu4.mode=eas-behaviour, the
+# guest's tools/testing/vxu4/guest/eas-behaviour, running the rt-app
+# files that make initramfs wrote from the tests' modules,
+# tools/testing/vxu4/eas_behaviour; the results disk and the log given
+# here), then tools/testing/vxu4/suites/eas-behaviour.py (the traces read
+# with libtracecmd).
 #
 #   tools/testing/vxu4/suites/eas-behaviour-test.sh [--ktap]
 #
@@ -20,9 +22,10 @@
 # <test>.png, eb/: the trace.dat, the EM's debugfs copy, rt-app's logs).
 #
 # Environment: TESTS=A,B (only those tests), VXU4_TIMEOUT (s, default
-# 2400), VXU4_TIME_SCALE (the guest's time scale K, as for every boot:
-# scripts/vxu4.sh; at K = 1 a small task's util_avg sat 26 above its
-# duty, docs/findings/eas-behaviour.md); KERNEL=NAME (a variant of the board's kernel: build/obj-NAME,
+# the registry's timeout, 2400), VXU4_TIME_SCALE (the guest's time scale
+# K, as for every boot: scripts/vxu4.sh; at K = 1 a small task's util_avg
+# sat 26 above its duty, docs/findings/eas-behaviour.md); KERNEL=NAME (a
+# variant of the board's kernel: build/obj-NAME,
 # the board's config plus tools/testing/vxu4/board/NAME.config, built first by
 # kernel-variant.sh; nolockdebug: without lock debugging).
 set -euo pipefail
@@ -41,13 +44,17 @@ env_prog=eas-behaviour-test.sh
 tests=$(env_match TESTS "" '[A-Za-z,]*' "test names separated by commas") || exit
 VXU4_TIME_SCALE=$(env_scale) || exit
 export VXU4_TIME_SCALE
-timeout=$(env_int VXU4_TIMEOUT 2400 1 1000000 "seconds before the boot is stopped") || exit
+# VXU4_TIMEOUT when given (boot.py takes the caller's before the registry's).
+if [ -n "${VXU4_TIMEOUT:-}" ]; then
+	VXU4_TIMEOUT=$(env_int VXU4_TIMEOUT 2400 1 1000000 "seconds before the boot is stopped") || exit
+	export VXU4_TIMEOUT
+fi
 for f in "$build/obj/arch/arm/boot/zImage" "$build/trace-events" "$top/tools/power/eas/eas-em"; do
 	[ -f "$f" ] || bad "$f is missing: run 'make eas-behaviour' (it builds it)"
 done
+kernel=()
 if [ -n "${KERNEL:-}" ]; then
-	VXU4_KERNEL=$("$top/tools/testing/vxu4/board/kernel-variant.sh" "$KERNEL") || exit
-	export VXU4_KERNEL
+	kernel=(--kernel "$("$top/tools/testing/vxu4/board/kernel-variant.sh" "$KERNEL")") || exit
 fi
 
 if [ -n "$ktap" ]; then
@@ -65,8 +72,8 @@ rm -f "$disk"
 truncate -s 256M "$disk"
 t0=$(date +%s)
 rc=0
-VXU4_DISK=$disk VXU4_LOG=$log VXU4_TIMEOUT=$timeout "$top/scripts/vxu4.sh" boot \
-	vxu4.mode=eas-behaviour ${tests:+vxu4.tests=$tests} >/dev/null || rc=$?
+"$top/tools/testing/vxu4/suites/boot.py" eas-behaviour --disk "$disk" --log "$log" "${kernel[@]}" \
+	${tests:+vxu4.tests=$tests} || rc=$?
 [ "$rc" -eq 0 ] || echo "eas-behaviour-test.sh: the boot failed (exit $rc, log ${log#"$top"/})" >&2
 [ -n "$ktap" ] || echo "==> boot done in $(($(date +%s) - t0)) s"
 "$top/tools/testing/vxu4/suites/eas-behaviour.py" $ktap "$log" "$disk" "$out"
