@@ -3,7 +3,7 @@
 """boot.py: the one way a suite boots the virtual XU4.
 
 Usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--disk FILE]
-               [--console] [KERNEL_ARG...]
+               [--console | --stdout] [KERNEL_ARG...]
 
 Boots [boot.NAME] of tools/testing/vxu4/suites/registry.toml with scripts/vxu4.sh:
 its kernel (build/obj's zImage, build/obj-debug's for kernel = "debug",
@@ -12,9 +12,11 @@ caller's VXU4_TIMEOUT wins) and arguments (vxu4.mode=MODE, then args,
 then KERNEL_ARG...: what a suite adds or changes, each replacing a
 declared argument of the same name, e.g. a count it was given);
 its console in the boot's log (or --log FILE), made empty first, and not
-shown (--console: on standard error). The options stand for the files a
-suite makes for one boot (a DTB of its own, a kernel package's zImage, a
-results disk).
+shown (--console: on standard error; --stdout: on standard output, as it
+comes, for a caller that reads it then, make bench's bench-job.sh). The
+options stand for the files a suite or bench makes for one boot (a DTB
+of its own or of a bench configuration, a kernel package's zImage or a
+variant's, a results disk).
 
 Beside the log, LOG.boot (JSON): the SHA-256 of every file booted, the
 arguments, the time scale, scripts/vxu4.sh's settings that change the
@@ -38,7 +40,7 @@ import registry  # noqa: E402
 
 TOP = registry.TOP
 USAGE = ("usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--disk FILE] "
-         "[--console] [KERNEL_ARG...]")
+         "[--console | --stdout] [KERNEL_ARG...]")
 
 
 def fail(msg: str) -> int:
@@ -51,12 +53,14 @@ def main(argv: list[str]) -> int:
         return fail(USAGE)
     name, rest = argv[0], argv[1:]
     opts: dict[str, str] = {}
-    console = False
+    shown = ""
     extra: list[str] = []
     while rest:
         a = rest.pop(0)
-        if a == "--console":
-            console = True
+        if a in ("--console", "--stdout"):
+            if shown and shown != a:
+                return fail(f"{shown} and {a}: give one of them ({USAGE})")
+            shown = a
         elif a in ("--log", "--dtb", "--kernel", "--disk"):
             if not rest or not rest[0]:
                 return fail(f"{a}: want a file after it ({USAGE})")
@@ -109,7 +113,8 @@ def main(argv: list[str]) -> int:
             pass
         except OSError as e:
             return fail(f"cannot remove {p} ({e.strerror})")
-    out: int = 2 if console else subprocess.DEVNULL
+    # The console: scripts/vxu4.sh's standard output.
+    out: int | None = {"--console": 2, "--stdout": None}.get(shown, subprocess.DEVNULL)
     try:
         rc = subprocess.run([str(TOP / "scripts/vxu4.sh"), "boot", *args], env=env,
                             stdout=out, stdin=subprocess.DEVNULL).returncode

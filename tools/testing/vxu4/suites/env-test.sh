@@ -344,6 +344,8 @@ refused "check.sh: a file that is not TOML" "check.sh: $list: not TOML: " $c --t
 cp "$tmp/suites.toml" "$list"
 refused "boot.py: a boot no one declares" "boot.py: no boot 'nosuch' in tools/testing/vxu4/suites/registry.toml" \
 	tools/testing/vxu4/suites/boot.py nosuch
+refused "boot.py --console --stdout" "boot.py: --console and --stdout: give one of them" \
+	tools/testing/vxu4/suites/boot.py system --console --stdout
 refused "check.sh --suite -" "check.sh: --suite '-': want a make target or an ID" $c --suite -
 refused "check.sh --suite nosuch" "check.sh: --suite 'nosuch': no suite of tools/testing/vxu4/suites/registry.toml" \
 	$c --suite nosuch
