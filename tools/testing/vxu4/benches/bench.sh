@@ -12,6 +12,10 @@
 #         "without patches"): build/vxu4-noem-nomc.dtb
 # The guest is told which configurations it runs (vxu4.bench_cfg=) and
 # checks that it booted their board.
+# Each boot is tools/testing/vxu4/benches/bench-job.sh's: here through
+# tools/testing/vxu4/suites/boot.py (the registry's [boot.bench], on the
+# configuration's DTB), on the hosts of HOSTS through scripts/vxu4.sh,
+# copied there.
 # Boots run two at a time (each QEMU uses one host core under -icount).
 # Without an EM the cluster meters count no dynamic power, so the energy
 # of every configuration is computed the same way: the EM power of each
@@ -85,7 +89,8 @@
 # Results in build/bench/<date>/: the console log (ab1.log, c.log, d.log,
 # ab2.log; with HOSTS ab-I.log, ...), the host's arrival times of the run
 # markers (NAME.stamps) and the exit status (NAME.rc) of each boot
-# (tools/testing/vxu4/benches/bench-job.sh), em.json, runs.csv, summary.json,
+# (tools/testing/vxu4/benches/bench-job.sh), what each boot here booted
+# (NAME.log.boot, boot.py's), em.json, runs.csv, summary.json,
 # bench.png, report.txt, traces/ (each rt-app run's trace.dat); with HOSTS
 # jobs.txt and parallel's hosts.joblog.
 set -euo pipefail

@@ -9,7 +9,9 @@
 # variable (or file and line) the user gave, nothing on stdout, no boot
 # started, nothing made
 # in the tree or in /tmp. And what they take: numbers in base 10
-# (ITER=010 is 10 iterations), a good HOSTS file, a zImage by its magic.
+# (ITER=010 is 10 iterations), a good HOSTS file, a zImage by its magic;
+# and how make bench's bench-job.sh boots: through boot.py in the tree,
+# through scripts/vxu4.sh in the bundle bench.sh sends to other hosts.
 # One KTAP document.
 #
 # Needs no build: the scripts run in a copy of theirs in a temporary
@@ -310,6 +312,53 @@ else
 fi
 mkdir -p "$fake/tools/testing/vxu4/benches"
 cp "$tmp/bench-job.sh" "$fake/tools/testing/vxu4/benches/bench-job.sh"
+
+# bench-job.sh boots through boot.py's [boot.bench] in the tree (boot.py's
+# stamp beside the log), through scripts/vxu4.sh in bench.sh's bundle
+# (which has no boot.py): the same arguments and settings either way. A
+# stub of scripts/vxu4.sh records what it is given and prints a run
+# marker, which bench-job.sh stamps.
+cp "$fake/scripts/vxu4.sh" "$tmp/vxu4.sh"
+cat >"$fake/scripts/vxu4.sh" <<'EOF'
+#!/bin/bash
+echo "$* kernel=$VXU4_KERNEL dtb=$VXU4_DTB initrd=$VXU4_INITRD K=$VXU4_TIME_SCALE limit=$VXU4_TIMEOUT log=$VXU4_LOG" >"$VXU4_LOG.args"
+echo "@bench_start run=1"
+EOF
+chmod +x "$fake/scripts/vxu4.sh"
+bundle=$tmp/bundle
+mkdir -p "$bundle/scripts" "$bundle/tools/testing/vxu4/benches" "$bundle/build"
+cp "$fake/scripts/vxu4.sh" "$bundle/scripts/"
+cp "$fake/tools/testing/vxu4/benches/bench-job.sh" "$bundle/tools/testing/vxu4/benches/"
+for where in tree bundle; do
+	d=$fake
+	[ $where = tree ] || d=$bundle
+	(cd "$d" && env -i PATH="$stub:$PATH" HOME="$tmp" tools/testing/vxu4/benches/bench-job.sh \
+		"$tmp/job-$where" 99 4 "$zimage" "$fake/build/vxu4-noem.dtb" "$fake/build/initramfs.cpio.gz" \
+		vxu4.mode=bench vxu4.bench_cfg=c) >"$tmp/job-$where.out" 2>&1
+	echo "$? $(cat "$tmp/job-$where.rc" 2>/dev/null) $(grep -c @bench_start "$tmp/job-$where.stamps" 2>/dev/null)" \
+		>"$tmp/job-$where.status"
+done
+want="boot vxu4.mode=bench vxu4.bench_cfg=c kernel=$zimage dtb=$fake/build/vxu4-noem.dtb"
+want+=" initrd=$fake/build/initramfs.cpio.gz K=4 limit=99 log=$tmp/job-tree.log"
+got=$(cat "$tmp/job-tree.log.args" 2>/dev/null)
+boot=$(sed -n 's/^ "boot": "\(.*\)",$/\1/p' "$tmp/job-tree.log.boot" 2>/dev/null)
+if [ "$got" = "$want" ] && [ "$boot" = bench ] && [ "$(cat "$tmp/job-tree.status")" = "0 0 1" ]; then
+	ktap_ok "bench-job.sh in the tree boots through boot.py's [boot.bench] (its stamp beside the log), the run stamped"
+else
+	ktap_fail "bench-job.sh in the tree boots through boot.py's [boot.bench] (its stamp beside the log), the run stamped" \
+		"want: $want" "got:  $got" "stamp's boot: '$boot'; exit, .rc, stamped runs: $(cat "$tmp/job-tree.status")" \
+		"$(head -3 "$tmp/job-tree.out")"
+fi
+got=$(cat "$tmp/job-bundle.log.args" 2>/dev/null)
+if [ "$got" = "${want/job-tree/job-bundle}" ] && [ ! -e "$tmp/job-bundle.log.boot" ] &&
+	[ "$(cat "$tmp/job-bundle.status")" = "0 0 1" ]; then
+	ktap_ok "bench-job.sh in bench.sh's bundle boots through its scripts/vxu4.sh, the same way"
+else
+	ktap_fail "bench-job.sh in bench.sh's bundle boots through its scripts/vxu4.sh, the same way" \
+		"want: ${want/job-tree/job-bundle}" "got:  $got" \
+		"exit, .rc, stamped runs: $(cat "$tmp/job-bundle.status")" "$(head -3 "$tmp/job-bundle.out")"
+fi
+cp "$tmp/vxu4.sh" "$fake/scripts/vxu4.sh"
 
 # --- the registry of suites (registry.toml) and check.sh --suite
 c=tools/testing/check.sh
