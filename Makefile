@@ -50,12 +50,24 @@ HOSTCFLAGS := -O2 -Wall -Wextra '-D__printf(a, b)=__attribute__((format(printf, 
 export CCACHE_DIR ?= $(HOME)/.cache/ccache
 
 # The make targets of one suite alone: those that the registry of suites
-# names (their "target", tools/testing/check.sh --targets).
+# names (their "target"), each with what it needs made first, which the
+# registry computes from what the suite declares (tools/testing/check.sh
+# --targets, its third column): "board" when it boots or reads a boot (a
+# boot's files: make vxu4 initramfs tools), "kernel" when it builds its
+# own kernel or trees from the patched source, else "deps". One call,
+# TARGET=NEEDS a word. The registry is read by python3 (3.11: tomllib),
+# which make deps installs: until then (a fresh machine) there are no
+# such targets, and make deps, make run and the others work as ever.
 SUITES := tools/testing/vxu4/suites/registry.toml
-SUITE_TARGETS := $(shell tools/testing/check.sh --targets | cut -f1)
-ifeq ($(SUITE_TARGETS),)
+ifneq ($(shell command -v python3),)
+SUITE_NEEDS := $(shell tools/testing/check.sh --targets | awk -F '\t' '{ print $$1 "=" $$3 }')
+ifeq ($(SUITE_NEEDS),)
 $(error $(SUITES) names no make target: tools/testing/check.sh --targets failed)
 endif
+endif
+SUITE_TARGETS := $(foreach s,$(SUITE_NEEDS),$(firstword $(subst =, ,$(s))))
+# suites_needing,NEEDS: the targets of the suites that need NEEDS.
+suites_needing = $(patsubst %=$(1),%,$(filter %=$(1),$(SUITE_NEEDS)))
 
 .PHONY: all run check check-ci check-full idle-bench check-debug bench bench-seed pelt-bench boost-bench timescale-bench fidelity odroid image series series-edit series-import deps kernel vxu4 initramfs tools clean help $(SUITE_TARGETS)
 
@@ -64,7 +76,9 @@ all: run
 help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "one suite alone ($(SUITES)):"
-	@tools/testing/check.sh --targets | awk -F '\t' '{ printf "  make %-15s %s\n", $$1, $$2 }'
+	@if command -v python3 >/dev/null; then \
+		tools/testing/check.sh --targets | awk -F '\t' '{ printf "  make %-15s %s\n", $$1, $$2 }'; \
+	else echo "  (none yet: make deps installs python3, which reads the registry)"; fi
 
 deps:
 	@scripts/deps.sh
@@ -193,12 +207,14 @@ check-debug: vxu4 initramfs tools
 # build/eas-behaviour-check/), and the scripts' own (see each).
 $(SUITE_TARGETS): %:
 	@tools/testing/check.sh --suite $@
-# What they need built first: a boot's files, except for the suites that
-# boot none (kunit.py builds its own kernel; the series its own trees).
-NOBOOT_TARGETS := kunit-arm series-check series-build series-roundtrip
+# What they need built first, as the registry computes it (above): a
+# boot's files, except for the suites that boot none (kunit.py builds
+# its own kernel, the series its own trees, make odroid the packages;
+# the others need only what make deps installs).
+NOBOOT_TARGETS := $(filter-out $(call suites_needing,board),$(SUITE_TARGETS))
 $(filter-out $(NOBOOT_TARGETS),$(SUITE_TARGETS)): vxu4 initramfs tools
-kunit-arm series-build: kernel
-series-check series-roundtrip: deps
+$(call suites_needing,kernel): kernel
+$(call suites_needing,deps): deps
 
 # PELT half-life 32, 16, 8 ms compared (ITER, FRAMES, DURATION, PARALLEL:
 # tools/testing/vxu4/benches/pelt-bench.sh): RampUp, frames, energy; table and plot.

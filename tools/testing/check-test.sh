@@ -10,6 +10,8 @@
 #    closing line "N passed, N failed", exit 1 on a failure;
 #  - the lanes computed from what the suites declare (--plan), the host
 #    lane's commands with VXU4_ISOLATE=0, the iso lane's without it;
+#  - the make targets (--targets) with what each needs made first,
+#    computed from the same: a boot's files, a kernel, or make deps;
 #  - a judge after the boot it reads ({log:NAME}), in the tier;
 #  - a judge alone: the boot it reads made first by the suite whose
 #    command makes it, unless the log is current (its .boot stamp equals
@@ -80,6 +82,7 @@ log = "build/b1.log"
 name = "host one"
 tiers = ["check"]
 run = ["bin/suite", "ok", "h1 passes"]
+target = "t-h1"
 
 [suite.m1]
 name = "the boot's maker"
@@ -87,11 +90,13 @@ tiers = ["check"]
 run = ["bin/maker"]
 makes = ["b1"]
 isolated = true
+target = "t-m1"
 
 [suite.j1]
 name = "the boot's judge"
 tiers = ["check"]
 run = ["bin/judge", "{log:b1}"]
+target = "t-j1"
 
 [suite.f1]
 name = "host failing"
@@ -102,12 +107,15 @@ run = ["bin/suite", "fail", "f1 fails"]
 name = "host known failure"
 tiers = ["check"]
 run = ["bin/suite", "todo", "k1 is known"]
+builds = "own"
+target = "t-k1"
 
 [suite.a1]
 name = "either lane"
 tiers = ["check"]
 run = ["bin/suite", "ok", "a1 passes"]
 boots-via = "bin/suite"
+target = "t-a1"
 EOF
 
 c=$t/tools/testing/check.sh
@@ -123,6 +131,15 @@ if [ "$got" = "$want" ]; then
 	ktap_ok "--plan: the lanes from what the suites declare: $got"
 else
 	ktap_fail "--plan: the lanes from what the suites declare" "want: $want" "got:  $got" "$(cat "$tmp/plan")"
+fi
+
+# --- the make targets, each with what it needs made first (the Makefile's)
+got=$("$c" --targets 2>&1 | awk -F '\t' '{ print $1 "=" $3 }' | xargs)
+want="t-h1=deps t-m1=board t-j1=board t-k1=kernel t-a1=board"
+if [ "$got" = "$want" ]; then
+	ktap_ok "--targets: what each target needs, from what its suite declares: $got"
+else
+	ktap_fail "--targets: what each target needs, from what its suite declares" "want: $want" "got:  $got"
 fi
 
 # --- the tier

@@ -19,8 +19,12 @@ tools/testing/vxu4/suites/registry.toml lists for a tier, then one closing line
                              The boots whose logs it reads are made
                              first, unless their logs are current
                              (registry.py: current())
-  check.sh --targets         the make targets: "TARGET NAME" a line,
-                             tab-separated (the Makefile's)
+  check.sh --targets         the make targets: "TARGET NAME NEEDS" a
+                             line, tab-separated (the Makefile's), NEEDS
+                             what make TARGET has made first, computed
+                             from what the suite declares (registry.py:
+                             make_needs()): board (a boot's files: make
+                             vxu4 initramfs tools), kernel or deps
   check.sh --plan [TIER | --suite TARGET|ID [TIER]]
                              what that would run, nothing run: each
                              suite's number, lane, ID and name, what it
@@ -342,7 +346,7 @@ def main(argv: list[str]) -> int:
             return usage()
         for s in reg.suites:
             if s.target:
-                print(f"{s.target}\t{s.base.name}")
+                print(f"{s.target}\t{s.base.name}\t{reg.make_needs(s)}")
         return 0
 
     planning = argv[:1] == ["--plan"]

@@ -162,6 +162,22 @@ class Registry:
         return "host"
 
 
+    def make_needs(self, suite: Suite) -> str:
+        """What suite's make target (make TARGET: check.sh --suite TARGET,
+        its base form) has made first, computed from what it declares:
+        "board" when it boots (boots, makes, a boot's log it reads, a
+        launcher of its own): a boot's files (make vxu4 initramfs
+        tools); else "kernel" when it builds a kernel of its own from
+        the patched source (builds: kunit.py, the series, the packages:
+        make kernel); else "deps" (what make deps installs)."""
+        f = suite.base
+        if f.boots or f.makes or f.reads or suite.boots_via:
+            return "board"
+        if suite.builds:
+            return "kernel"
+        return "deps"
+
+
 def _line_of(text: list[str], table: str, key: str | None = None) -> int:
     """The line (1-based) of [table], or of key = in that table."""
     head = re.compile(r"^\s*\[\s*" + re.escape(table) + r"\s*\]\s*(#.*)?$")
