@@ -9,7 +9,8 @@
  * Runs N operations of PROBE (after a tenth of N, at least one, as a
  * warm-up) and prints one line:
  *
- *	ns_per_op=T ops=N a7=C0,..,C31 a15=C0,..,C31
+ *	ns_per_op=T ops=N [overhead_ns_a7=O7 overhead_ns_a15=O15] a7=C0,..,C31
+ *	a15=C0,..,C31
  *
  * T is guest time (CLOCK_MONOTONIC, read by a system call so that a task
  * slowed by the CPU speed emulation has paid for its work first). a7 and
@@ -18,7 +19,10 @@
  * (virt_cpu_speed/cpuN/insn_classes: the classes in user mode, then in
  * kernel mode, in that file's order), or "none" where it has none; with
  * the emulator's cache model, C32..C37 follow: its memory events (l2,
- * dram, stream) in user mode, then in kernel mode. Pin
+ * dram, stream) in user mode, then in kernel mode. O7 and O15 are the
+ * CPU speed emulation's own time per operation on each core type's CPUs
+ * (virt_cpu_speed/cpuN/overhead_ns: its hooks, whose instructions are in
+ * the counts but charged as no work). Pin
  * the probe to one CPU (taskset) for the counts of one core; the other
  * CPUs' counts are then what ran beside it (their ticks, interrupts).
  *
@@ -82,6 +86,7 @@
 #define NR_COUNTS	(2 * NR_CLASSES + 2 * NR_EVENTS)
 #define MAX_CPUS	8
 #define CLASSES_PATH	"/sys/kernel/debug/virt_cpu_speed/cpu%d/insn_classes"
+#define OVERHEAD_PATH	"/sys/kernel/debug/virt_cpu_speed/cpu%d/overhead_ns"
 #define A15_FIRST_CPU	4
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -141,6 +146,34 @@ static bool read_classes(uint64_t *a7, uint64_t *a15)
 			c[2 * NR_CLASSES + NR_EVENTS + i] += k;
 		}
 		fclose(f);
+	}
+	return true;
+}
+
+/*
+ * The CPU speed emulation's own time in user tasks' run time (its hooks:
+ * virt_cpu_speed/cpuN/overhead_ns), summed over the A7s (@ovh[0]) and
+ * the A15s (@ovh[1]); false where there is none.
+ */
+static bool read_overhead(uint64_t *ovh)
+{
+	unsigned long long v;
+	char path[96];
+	int cpu, ok;
+	FILE *f;
+
+	ovh[0] = 0;
+	ovh[1] = 0;
+	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		snprintf(path, sizeof(path), OVERHEAD_PATH, cpu);
+		f = fopen(path, "r");
+		if (!f)
+			return false;
+		ok = fscanf(f, "%llu", &v) == 1;
+		fclose(f);
+		if (!ok)
+			return false;
+		ovh[cpu >= A15_FIRST_CPU] += v;
 	}
 	return true;
 }
@@ -432,16 +465,25 @@ static const struct probe probes[] = {
 	{ "lat-l1", p_chase }, { "lat-16m", p_chase },
 };
 
+/* The emulation's overhead per operation of the last measure(), or -1. */
+static double overhead_a7 = -1, overhead_a15 = -1;
+
 /* Time @n operations of @run, and their class counts. */
 static double measure(void (*run)(unsigned long), unsigned long n,
 		      uint64_t *a7, uint64_t *a15, bool *classes)
 {
-	uint64_t a7_0[NR_COUNTS], a15_0[NR_COUNTS], t0, t1;
+	uint64_t a7_0[NR_COUNTS], a15_0[NR_COUNTS], t0, t1, o0[2], o1[2];
+	bool ovh;
 
 	*classes = read_classes(a7_0, a15_0);
+	ovh = read_overhead(o0);
 	t0 = sys_now_ns();
 	run(n);
 	t1 = sys_now_ns();
+	if (ovh && read_overhead(o1)) {
+		overhead_a7 = (double)(o1[0] - o0[0]) / n;
+		overhead_a15 = (double)(o1[1] - o0[1]) / n;
+	}
 	if (*classes && read_classes(a7, a15)) {
 		int i;
 
@@ -460,8 +502,8 @@ int main(int argc, char **argv)
 	uint64_t a7[NR_COUNTS], a15[NR_COUNTS], zero[NR_COUNTS] = { 0 };
 	unsigned long n, warm, per = 1;
 	const struct probe *p = NULL;
+	double ns, ovh7, ovh15;
 	bool classes;
-	double ns;
 	char *end;
 	size_t i;
 
@@ -542,6 +584,9 @@ int main(int argc, char **argv)
 	if (p->run == p_round_trip)
 		partner_end();
 
+	/* The main measurement's, not the ctx probe's pipe in one process. */
+	ovh7 = overhead_a7;
+	ovh15 = overhead_a15;
 	if (!strcmp(p->name, "ctx")) {
 		/*
 		 * Half a round trip, less one write and one read of a byte
@@ -568,6 +613,8 @@ int main(int argc, char **argv)
 	}
 
 	printf("ns_per_op=%.1f ops=%lu", ns, n);
+	if (ovh7 >= 0)
+		printf(" overhead_ns_a7=%.1f overhead_ns_a15=%.1f", ovh7, ovh15);
 	if (!strcmp(p->name, "memcpy"))
 		printf(" mb_s=%.1f", ns > 0 ? MEMCPY_BYTES * 1e3 / ns : -1.0);
 	if (classes) {
