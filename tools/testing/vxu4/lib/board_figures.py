@@ -24,7 +24,7 @@ SBC = "Odroid-XU4, sbc-bench v0.9.36, kernel 5.4"
 
 # probe -> core -> (value, unit, clock of the board in kHz or None for the
 # XU4's own, source, how it was measured unlike here). Units: us (a time
-# per operation) or mb_s.
+# per operation), mb_s (memcpy of 4 MiB) or kb_s (AES, below).
 Board = Tuple[float, str, Optional[int], str, str]
 BOARD: Dict[str, Dict[str, Board]] = {
     "null": {"a15": (0.43, "us", 1500000, AM572X, "")},
@@ -43,7 +43,11 @@ BOARD: Dict[str, Dict[str, Board]] = {
     "memcpy": {"a15": (2287.0, "mb_s", None, SBC, ""), "a7": (331.0, "mb_s", None, SBC, "")},
     "lat-l1": {"a15": (2.00e-3, "us", None, SBC, ""), "a7": (2.15e-3, "us", None, SBC, "")},
     "lat-16m": {"a15": (174.8e-3, "us", None, SBC, ""), "a7": (159.5e-3, "us", None, SBC, "")},
+    "aes": {"a15": (71538.0, "kb_s", None, SBC, ""), "a7": (27148.0, "kb_s", None, SBC, "")},
 }
+# kb_s: openssl speed's 1000 bytes a second on 16 KiB blocks (one block
+# an operation).
+AES_BLOCK = 16384
 
 # The 2020 series on the Odroid-XU3 (schedutil, EAS): hackbench -l 500
 # -s 4096 (its 10 groups) took 7.95 s (8.15 s without the series).
@@ -53,13 +57,16 @@ HACKBENCH_XU3_LOOPS = 500
 
 def board_ns(probe: str, core: str) -> Optional[float]:
     """The board's time of one operation of PROBE on CORE at the XU4's
-    clock, ns (memcpy: one copy of 4 MiB); None where no board has one."""
+    clock, ns (memcpy: one copy of 4 MiB; aes: one 16 KiB block); None
+    where no board has one."""
     b = BOARD.get(probe, {}).get(core)
     if not b:
         return None
     value, unit, khz, _, _ = b
     if unit == "mb_s":
         return 4 * 1048576 / value * 1e3
+    if unit == "kb_s":
+        return AES_BLOCK / value * 1e6
     ns = value * 1e3
     return ns * khz / XU4_KHZ[core] if khz else ns
 
