@@ -126,13 +126,15 @@ OVERLAYS = {"frames": lambda n: frames(n), "frames-split": lambda n: frames(n, T
 
 def eas_behaviour_workloads(board: Board) -> tuple[dict[str, Workload], str]:
     """The EAS behaviour tests' workloads on BOARD (name ->
-    workload), and their board.txt (the sizes, the tasks' phases: the
-    guest checks the first against its board and prints both)."""
+    workload), and their board.txt: "tests NAME ..." (the tests in their
+    order, which the guest runs when told none), the sizes and the
+    tasks' phases (the guest checks the sizes against its board and
+    prints both)."""
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "suites"))
     import eas_behaviour
     sizes = eas_behaviour.Sizes.of(board)
     out: dict[str, Workload] = {}
-    lines = [sizes.board_line()]
+    lines = ["tests " + " ".join(test.name for test in eas_behaviour.TESTS), sizes.board_line()]
     for test in eas_behaviour.TESTS:
         out[f"eas-behaviour/{test.name}"] = test.workload(sizes)
         lines.extend(test.task_lines(sizes))

@@ -142,10 +142,12 @@ def main(argv: list[str]) -> int:
         except (OSError, ValueError) as e:
             one, sf = {}, {}
             check(False, "the EAS behaviour tests' files are there", str(e))
-        check(board.startswith("board cap_l=377 cap_b=1024 cpu_l=0 cpu_b=4 ncpu=8 bigs=4,5,6,7 "
+        check(board.startswith("tests OneSmallTask ThreeSmallTasks TwoBigTasks TwoBigThreeSmall "
+                               "EnergyModelWakeMigration RampUp RampDown StaggeredFinishes\n"
+                               "board cap_l=377 cap_b=1024 cpu_l=0 cpu_b=4 ncpu=8 bigs=4,5,6,7 "
                                "small=183 big=553 tiny=10 period_us=16000\n"),
-              "the board's sizes: capacities 377/1024, small util 183, big util 553, warm-up 10",
-              board[:200])
+              "board.txt: the tests in their order; the board's sizes: capacities 377/1024, small "
+              "util 183, big util 553, warm-up 10", board[:300])
         ph = phases(one, "small0") if one else []
         check([(x["loop"], x["run"]) for x in ph] == [(31, 156), (62, 2859)]
               and one["global"]["logdir"] == "/tmp/eb/OneSmallTask" and one["global"]["ftrace"] is True,
@@ -160,10 +162,11 @@ def main(argv: list[str]) -> int:
               "RampUp's phases in board.txt: the warm-up, then 37, 88, ...", board[-400:])
 
         # The guest's rtapp fills the placeholders (its lib, run by sh).
-        sh = ("RTAPP=$0 . $1 2>/dev/null; p=$(rtapp bench-a15 PLOAD_A15=307 DURATION=3 INSTANCES=24) "
-              "&& cat \"$p\"")
-        env = dict(os.environ, RTAPP_TMP=os.path.join(tmp, "filled"))
-        r = run(["sh", "-c", sh, out, GUEST_LIB], env=env)
+        filled = os.path.join(tmp, "rt.json")
+        sh = ("RTAPP=$0 . $1 2>/dev/null; rtapp bench-a15 $2 PLOAD_A15=307 DURATION=3 INSTANCES=24 "
+              "&& cat \"$2\"")
+        env = dict(os.environ, RTAPP_TMP=tmp)
+        r = run(["sh", "-c", sh, out, GUEST_LIB, filled], env=env)
         try:
             got = json.loads(r.stdout)
         except ValueError:
@@ -172,11 +175,15 @@ def main(argv: list[str]) -> int:
               and got["tasks"]["periodic"]["instance"] == 24,
               "the guest's rtapp: calibration 307, duration 3, 24 instances, numbers in rt-app's JSON",
               r.stdout[:200], r.stderr.strip())
-        r = run(["sh", "-c", "RTAPP=$0 . $1 2>/dev/null; rtapp bench-a15 PLOAD_A15=307", out, GUEST_LIB],
-                env=env)
+        r = run(["sh", "-c", "RTAPP=$0 . $1 2>/dev/null; rtapp bench-a15 $2 PLOAD_A15=307", out, GUEST_LIB,
+                 filled], env=env)
         check(r.returncode != 0 and '"@DURATION@" not filled' in r.stderr and not r.stdout,
               "the guest's rtapp refuses a placeholder left unfilled, naming it", r.stderr.strip())
-        r = run(["sh", "-c", "RTAPP=$0 . $1 2>/dev/null; rtapp nosuch", out, GUEST_LIB], env=env)
+        r = run(["sh", "-c", "RTAPP=$0 . $1 2>/dev/null; rtapp calibrate-cpu4 $2 && cat \"$2\"", out,
+                 GUEST_LIB, filled], env=env)
+        check(r.returncode == 0 and '"calibration": "CPU4"' in r.stdout and not r.stderr,
+              "the guest's rtapp copies a file without placeholders as it is", r.stdout[:200], r.stderr.strip())
+        r = run(["sh", "-c", "RTAPP=$0 . $1 2>/dev/null; rtapp nosuch $2", out, GUEST_LIB, filled], env=env)
         check(r.returncode != 0 and "no " + os.path.join(out, "nosuch.json") in r.stderr,
               "the guest's rtapp refuses a file it does not have, naming it", r.stderr.strip())
 

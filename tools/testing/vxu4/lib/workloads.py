@@ -15,7 +15,7 @@ util U of a PERIOD us task is U x PERIOD / 1024 us of that work
 
 Values only the booted guest knows are placeholders (Placeholder): the
 string "@NAME@" in the JSON, which the guest replaces, quotes included,
-by a number in one substitution (the guest's lib: rtapp NAME KEY=VALUE):
+by a number in one substitution (the guest's lib: rtapp NAME FILE KEY=VALUE):
   PLOAD_A15, PLOAD_A7  rt-app's ns per loop on the first CPU of a cluster
                        at its top OPP, measured once a boot (the guest's
                        calibrate); rt-app reads an integer "calibration"

@@ -85,7 +85,7 @@ class Sizes:
                      tuple(opps_l), tuple(opps_b), small, big, max(cap_b // 100, 1))
 
     def board_line(self) -> str:
-        """board.txt's first line: "board WHAT_THE_GUEST_CHECKS SIZES",
+        """board.txt's second line: "board WHAT_THE_GUEST_CHECKS SIZES",
         "opps OPPS" (the guest's @eb_board holds both, rt-app's
         calibration between them)."""
         j = lambda v: ",".join(map(str, v))  # noqa: E731
