@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """boot.py: the one way a suite boots the virtual XU4.
 
-Usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--disk FILE]
-               [--console | --stdout] [KERNEL_ARG...]
+Usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--initrd FILE]
+               [--disk FILE] [--console | --stdout] [KERNEL_ARG...]
 
 Boots [boot.NAME] of tools/testing/vxu4/suites/registry.toml with scripts/vxu4.sh:
 its kernel (build/obj's zImage, build/obj-debug's for kernel = "debug",
@@ -16,7 +16,7 @@ shown (--console: on standard error; --stdout: on standard output, as it
 comes, for a caller that reads it then, make bench's bench-job.sh). The
 options stand for the files a suite or bench makes for one boot (a DTB
 of its own or of a bench configuration, a kernel package's zImage or a
-variant's, a results disk).
+variant's, an initramfs with a bench's files appended, a results disk).
 
 Beside the log, LOG.boot (JSON): the SHA-256 of every file booted, the
 arguments, the time scale, scripts/vxu4.sh's settings that change the
@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import registry  # noqa: E402
 
 TOP = registry.TOP
-USAGE = ("usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--disk FILE] "
-         "[--console | --stdout] [KERNEL_ARG...]")
+USAGE = ("usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--initrd FILE] "
+         "[--disk FILE] [--console | --stdout] [KERNEL_ARG...]")
 
 
 def fail(msg: str) -> int:
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
             if shown and shown != a:
                 return fail(f"{shown} and {a}: give one of them ({USAGE})")
             shown = a
-        elif a in ("--log", "--dtb", "--kernel", "--disk"):
+        elif a in ("--log", "--dtb", "--kernel", "--initrd", "--disk"):
             if not rest or not rest[0]:
                 return fail(f"{a}: want a file after it ({USAGE})")
             opts[a[2:]] = rest.pop(0)
@@ -82,6 +82,8 @@ def main(argv: list[str]) -> int:
         return fail(f"boot {name} has a disk: give it with --disk FILE")
     if not boot.disk and "disk" in opts:
         return fail(f"boot {name} has no disk (disk = true in {reg.rel()}): drop --disk")
+    if boot.initrd == "none" and "initrd" in opts:
+        return fail(f"boot {name} has no initramfs (initrd = \"none\" in {reg.rel()}): drop --initrd")
 
     env = registry.environ()
     files = registry.plan_files(reg, boot, env)
@@ -89,6 +91,8 @@ def main(argv: list[str]) -> int:
         files["kernel"] = str(Path(opts["kernel"]).resolve())
     if "dtb" in opts:
         files["dtb"] = str(Path(opts["dtb"]).resolve())
+    if "initrd" in opts:
+        files["initrd"] = str(Path(opts["initrd"]).resolve())
     log = Path(opts["log"]).resolve() if "log" in opts else TOP / boot.log
     # KERNEL_ARG... replace the declared ones of the same name.
     keys = {a.split("=", 1)[0] for a in extra}
