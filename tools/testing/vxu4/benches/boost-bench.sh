@@ -27,7 +27,8 @@
 #   WORK_MS=1000   each thread's work, ms of an A15 at its highest OPP
 #   TAR_DIRS=/usr/lib  guest directories to archive (comma-separated; the
 #                  guest's shared libraries, 2.7 MB)
-# Results in build/boost-bench/<date>/: boost-bench.log (console),
+# Results in build/boost-bench/<date>/: boost-bench.log (console; beside
+# it boost-bench.log.boot: what was booted, boot.py's),
 # runs.csv, summary.json, report.txt, boost.png.
 set -euo pipefail
 
@@ -56,9 +57,10 @@ dtb=$out/vxu4-boost.dtb
 "$top/tools/testing/vxu4/board/dtb-variant.sh" boost "$build/vxu4.dtb" "$dtb" $boost_hz || exit 2
 echo "==> boost comparison: ITER=$iter WORK_MS=$work_ms TAR_DIRS=$tar_dirs, results in ${out#"$top"/}"
 t0=$(date +%s)
-VXU4_DTB=$dtb VXU4_LOG=$out/boost-bench.log VXU4_TIMEOUT=$timeout \
-	"$top/scripts/vxu4.sh" boot vxu4.mode=boost-bench vxu4.iter="$iter" \
-	vxu4.work_ms="$work_ms" vxu4.tar_dirs="$tar_dirs" >/dev/null ||
+# Through tools/testing/vxu4/suites/boot.py, the registry's [boot.boost-bench].
+VXU4_TIMEOUT=$timeout "$top/tools/testing/vxu4/suites/boot.py" boost-bench \
+	--dtb "$dtb" --log "$out/boost-bench.log" vxu4.iter="$iter" \
+	vxu4.work_ms="$work_ms" vxu4.tar_dirs="$tar_dirs" ||
 	echo "boost-bench.sh: the boot failed (see $out/boost-bench.log)" >&2
 echo "==> boot done in $(($(date +%s) - t0)) s"
 "$top/tools/testing/vxu4/benches/boost-bench-report.py" "$out" "$out/boost-bench.log"

@@ -24,7 +24,8 @@
 #   KERNEL=               a variant of the board's kernel (nolockdebug: no
 #                         lock debugging, as the boards' figures were
 #                         measured), built first (kernel-variant.sh)
-# Results in build/fidelity/<date>/: <cost>.log (the console), <cost>.raw
+# Results in build/fidelity/<date>/: <cost>.log (the console; beside it
+# <cost>.log.boot: what was booted, boot.py's), <cost>.raw
 # (each console line behind the host's time, s), <cost>.classes (each
 # mnemonic QEMU translated, its class, its translations), report.txt,
 # summary.json, cycle-weights (fitted).
@@ -56,7 +57,7 @@ if [ -z "$kernel" ]; then
 fi
 env_initrd fidelity >/dev/null || exit
 env_plugin fidelity >/dev/null || exit
-env_dtb fidelity VXU4_DTB vxu4.dtb >/dev/null || exit
+dtb=$(env_dtb fidelity VXU4_DTB vxu4.dtb) || exit
 out=$(env_out_dir - "$build/fidelity/$(date +%Y%m%d-%H%M%S)") || exit
 if [ -n "$kernel" ]; then
 	VXU4_KERNEL=$("$top/tools/testing/vxu4/board/kernel-variant.sh" "$kernel") || exit
@@ -67,15 +68,20 @@ echo "==> fidelity: COSTS=\"$costs\" VXU4_TIME_SCALE=$scale REPS=$reps SCALE_PCT
 logs=()
 for c in $costs; do
 	t0=$(date +%s)
+	# Through tools/testing/vxu4/suites/boot.py, the registry's
+	# [boot.fidelity], its console shown as it comes (--stdout).
 	VXU4_COST=$c VXU4_TIME_SCALE=$scale VXU4_TIMEOUT=$timeout \
 		VXU4_CLASSES=$out/$c.classes \
-		"$top/scripts/vxu4.sh" boot vxu4.mode=fidelity vxu4.reps="$reps" \
-		vxu4.scale_pct="$pct" vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" |
+		"$top/tools/testing/vxu4/suites/boot.py" fidelity --stdout --dtb "$dtb" \
+		--log "$out/$c.log" vxu4.reps="$reps" vxu4.scale_pct="$pct" \
+		vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" |
 		while IFS= read -r line; do
 			printf '%s %s\n' "$(date +%s.%N)" "$line"
 		done >"$out/$c.raw" ||
 		echo "fidelity.sh: the boot with COST=$c failed (see $out/$c.raw)" >&2
-	# The console without the host's times, for the report.
+	# The console without the host's times, for the report (it replaces
+	# the console boot.py's log holds, which has the lines the launcher
+	# does not show).
 	cut -d' ' -f2- "$out/$c.raw" >"$out/$c.log"
 	echo "==> $c: boot done in $(($(date +%s) - t0)) s (host wall clock)"
 	logs+=("$out/$c.log")

@@ -32,7 +32,8 @@
 #   GOVERNORS=menu,teo,mbed,ladder
 #   CASES=frames,audio,video,cyclic  (some: the seed's claims are judged
 #                  with frames, audio and video)
-# Results in build/idle-bench/<date>/: idle-bench.log (console), rtapp.cpio.gz
+# Results in build/idle-bench/<date>/: idle-bench.log (console; beside it
+# idle-bench.log.boot: what was booted, boot.py's), rtapp.cpio.gz
 # (rt-app's files of the run, appended to the initramfs: initramfs.cpio.gz), runs.csv,
 # summary.json, report.txt, idle.png.
 set -euo pipefail
@@ -71,10 +72,11 @@ cat "$initrd" "$out/rtapp.cpio.gz" >"$out/initramfs.cpio.gz"
 echo "==> idle governors compared: ITER=$iter FRAMES=$frames AUDIO_S=$audio_s VIDEO_S=$video_s" \
 	"LOOPS=$loops GOVERNORS=$govs, results in ${out#"$top"/}"
 t0=$(date +%s)
-VXU4_DTB=$dtb VXU4_INITRD=$out/initramfs.cpio.gz VXU4_LOG=$out/idle-bench.log VXU4_TIMEOUT=$timeout \
-	"$top/scripts/vxu4.sh" boot vxu4.mode=idle-bench vxu4.iter="$iter" vxu4.frames="$frames" \
-	vxu4.audio_s="$audio_s" vxu4.video_s="$video_s" vxu4.loops="$loops" \
-	vxu4.governors="$govs" vxu4.cases="$cases" >/dev/null ||
+# Through tools/testing/vxu4/suites/boot.py, the registry's [boot.idle-bench].
+VXU4_TIMEOUT=$timeout "$top/tools/testing/vxu4/suites/boot.py" idle-bench \
+	--dtb "$dtb" --initrd "$out/initramfs.cpio.gz" --log "$out/idle-bench.log" \
+	vxu4.iter="$iter" vxu4.frames="$frames" vxu4.audio_s="$audio_s" vxu4.video_s="$video_s" \
+	vxu4.loops="$loops" vxu4.governors="$govs" vxu4.cases="$cases" ||
 	echo "idle-bench.sh: the boot failed (see $out/idle-bench.log)" >&2
 echo "==> boot done in $(($(date +%s) - t0)) s"
 "$top/tools/testing/vxu4/benches/idle-bench-report.py" "$out" "$out/idle-bench.log"

@@ -25,7 +25,8 @@
 #   PARALLEL=1   0: one boot after the other (1: two at a time, each QEMU
 #                uses one host core under -icount)
 # Results in build/pelt-bench/<date>/: pelt-1.log, pelt-2.log, pelt-4.log
-# (console), rtapp.cpio.gz (rt-app's frames of the run, appended to the
+# (console; beside each, LOG.boot: what was booted, boot.py's),
+# rtapp.cpio.gz (rt-app's frames of the run, appended to the
 # initramfs: initramfs.cpio.gz), runs.csv, summary.json, util.png,
 # report.txt.
 set -euo pipefail
@@ -47,7 +48,7 @@ export VXU4_TIME_SCALE=$scale
 env_kernel pelt-bench >/dev/null || exit
 initrd=$(env_initrd pelt-bench) || exit
 env_plugin pelt-bench >/dev/null || exit
-env_dtb pelt-bench VXU4_DTB vxu4.dtb >/dev/null || exit
+dtb=$(env_dtb pelt-bench VXU4_DTB vxu4.dtb) || exit
 out=$(env_out_dir - "$build/pelt-bench/$(date +%Y%m%d-%H%M%S)") || exit
 echo "==> PELT half-life comparison: ITER=$iter FRAMES=$frames DURATION=$duration, results in ${out#"$top"/}"
 # rt-app's frames of this run (tools/testing/vxu4/lib/workloads.py
@@ -55,12 +56,14 @@ echo "==> PELT half-life comparison: ITER=$iter FRAMES=$frames DURATION=$duratio
 python3 "$top/tools/testing/vxu4/lib/workloads.py" overlay "$out/rtapp.cpio.gz" "frames:$frames" || exit 2
 cat "$initrd" "$out/rtapp.cpio.gz" >"$out/initramfs.cpio.gz"
 
+# Each boot through tools/testing/vxu4/suites/boot.py, the registry's
+# [boot.pelt-bench], which writes beside its log what it booted (.boot).
 boot() {
 	local m=$1
-	VXU4_INITRD=$out/initramfs.cpio.gz VXU4_LOG=$out/pelt-$m.log VXU4_TIMEOUT=$timeout \
-		"$top/scripts/vxu4.sh" boot vxu4.mode=pelt-bench sched_pelt_multiplier="$m" \
-		vxu4.iter="$iter" vxu4.frames="$frames" vxu4.duration="$duration" \
-		vxu4.bench_cfg=a >/dev/null
+	VXU4_TIMEOUT=$timeout "$top/tools/testing/vxu4/suites/boot.py" pelt-bench \
+		--dtb "$dtb" --initrd "$out/initramfs.cpio.gz" --log "$out/pelt-$m.log" \
+		sched_pelt_multiplier="$m" vxu4.iter="$iter" vxu4.frames="$frames" \
+		vxu4.duration="$duration" vxu4.bench_cfg=a
 }
 
 t0=$(date +%s)

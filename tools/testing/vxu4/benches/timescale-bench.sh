@@ -21,7 +21,8 @@
 #                        (nolockdebug: no lock debugging), built first
 #                        (kernel-variant.sh)
 # Results in build/timescale-bench/<date>/: K<k>.log (each console line
-# behind the host's time, s), report.txt, summary.json, timescale.png.
+# behind the host's time, s; beside it K<k>.log.boot: what was booted,
+# boot.py's), report.txt, summary.json, timescale.png.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../../../.." && pwd)
@@ -43,7 +44,7 @@ if [ -z "$kernel" ]; then
 fi
 env_initrd timescale-bench >/dev/null || exit
 env_plugin timescale-bench >/dev/null || exit
-env_dtb timescale-bench VXU4_DTB vxu4.dtb >/dev/null || exit
+dtb=$(env_dtb timescale-bench VXU4_DTB vxu4.dtb) || exit
 out=$(env_out_dir - "$build/timescale-bench/$(date +%Y%m%d-%H%M%S)") || exit
 if [ -n "$kernel" ]; then
 	VXU4_KERNEL=$("$top/tools/testing/vxu4/board/kernel-variant.sh" "$kernel") || exit
@@ -53,14 +54,18 @@ fi
 echo "==> time scales $scales: REPS=$reps HB_A=$hb_a HB_B=$hb_b, kernel ${kernel:-board}, results in ${out#"$top"/}"
 for k in $scales; do
 	t0=$(date +%s)
-	# Each console line behind the host's time when it came (s).
-	VXU4_TIME_SCALE=$k VXU4_TIMEOUT=$timeout \
-		"$top/scripts/vxu4.sh" boot vxu4.mode=timescale-bench vxu4.reps="$reps" \
-		vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" |
+	# Each console line behind the host's time when it came (s). The
+	# boot through tools/testing/vxu4/suites/boot.py, the registry's
+	# [boot.timescale-bench], its console shown as it comes (--stdout);
+	# the console it writes (--log) is replaced by the timed lines.
+	VXU4_TIME_SCALE=$k VXU4_TIMEOUT=$timeout "$top/tools/testing/vxu4/suites/boot.py" \
+		timescale-bench --stdout --dtb "$dtb" --log "$out/K$k.log" \
+		vxu4.reps="$reps" vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" |
 		while IFS= read -r line; do
 			printf '%s %s\n' "$(date +%s.%N)" "$line"
-		done >"$out/K$k.log" ||
+		done >"$out/K$k.timed" ||
 		echo "timescale-bench.sh: the boot at K=$k failed (see $out/K$k.log)" >&2
+	mv "$out/K$k.timed" "$out/K$k.log"
 	echo "==> K=$k: boot done in $(($(date +%s) - t0)) s"
 done
 "$top/tools/testing/vxu4/benches/timescale-bench-report.py" "$out"
