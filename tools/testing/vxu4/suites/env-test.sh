@@ -11,7 +11,9 @@
 # in the tree or in /tmp. And what they take: numbers in base 10
 # (ITER=010 is 10 iterations), a good HOSTS file, a zImage by its magic;
 # and how make bench's bench-job.sh boots: through boot.py in the tree,
-# through scripts/vxu4.sh in the bundle bench.sh sends to other hosts.
+# through scripts/vxu4.sh in the bundle bench.sh sends to other hosts;
+# and that the other benches boot through boot.py, each its [boot.NAME],
+# with what they booted before.
 # One KTAP document.
 #
 # Needs no build: the scripts run in a copy of theirs in a temporary
@@ -49,7 +51,9 @@ for f in tools/testing/vxu4/lib/env-lib.sh tools/testing/vxu4/board/dtb-lib.sh \
 	tools/testing/vxu4/suites/registry.py \
 	tools/testing/vxu4/suites/boot.py \
 	tools/testing/vxu4/benches/bench-configs \
-	tools/testing/vxu4/lib/vxu4log.py; do
+	tools/testing/vxu4/lib/vxu4log.py \
+	tools/testing/vxu4/lib/workloads.py \
+	tools/testing/vxu4/lib/guest_workloads.py; do
 	mkdir -p "$fake/${f%/*}"
 	cp "$top/$f" "$fake/$f"
 done
@@ -358,6 +362,82 @@ else
 		"want: ${want/job-tree/job-bundle}" "got:  $got" \
 		"exit, .rc, stamped runs: $(cat "$tmp/job-bundle.status")" "$(head -3 "$tmp/job-bundle.out")"
 fi
+# The other benches boot through boot.py too, each its [boot.NAME]: a stub
+# of scripts/vxu4.sh records what each boot is given (beside its log,
+# LOG.args) and writes a console with a line it does not show (as
+# vxu4.sh's noise); each bench's files stay its own: timescale-bench's
+# K<k>.log the lines shown, each behind the host's time, fidelity's
+# <cost>.log the lines shown. The DTB variants are copies (a stub of
+# dtb-variant.sh).
+cat >"$fake/scripts/vxu4.sh" <<'EOF'
+#!/bin/bash
+echo "$* kernel=$VXU4_KERNEL dtb=$VXU4_DTB initrd=$VXU4_INITRD K=$VXU4_TIME_SCALE limit=$VXU4_TIMEOUT cost=${VXU4_COST:-} weights=${VXU4_WEIGHTS:-} classes=${VXU4_CLASSES:-}" >"$VXU4_LOG.args"
+printf 'vxu4.sh: host: not isolated\nnot shown\n[    0.1] up\n' >"$VXU4_LOG"
+printf 'vxu4.sh: host: not isolated\n[    0.1] up\n'
+EOF
+mkdir -p "$fake/tools/testing/vxu4/board"
+cat >"$fake/tools/testing/vxu4/board/dtb-variant.sh" <<'EOF'
+#!/bin/sh
+cp "$2" "$3"
+EOF
+chmod +x "$fake/tools/testing/vxu4/board/dtb-variant.sh"
+# bench_boots NAME N WANT VAR=VALUE... CMD: CMD's N boots are boot.py's
+# [boot.NAME] (its stamp beside each log) and are given WANT: each
+# LOG.args, then the files $show names, in its results folder <out>.
+bench_boots() {
+	local name=$1 n=$2 want=$3 out got stamps desc d
+	shift 3
+	desc="${*: -1}"
+	desc="${desc##*/} boots through boot.py's [boot.$name] ($n boots), its files as before"
+	run "$@"
+	out=
+	for d in "$fake/build/$name"/*/; do
+		[ -d "$d" ] && out=${d%/}
+	done
+	# shellcheck disable=SC2086
+	got=$(cd "$out" 2>/dev/null && cat ./*.args ${show:-} | sed "s|$out|<out>|g; s/^[0-9]*\.[0-9]* /T /")
+	stamps=$(grep -l "^ \"boot\": \"$name\",\$" "$out"/*.boot 2>/dev/null | grep -c .)
+	if [ -n "$out" ] && [ "$got" = "$want" ] && [ "$stamps" = "$n" ]; then
+		ktap_ok "$desc"
+	else
+		ktap_fail "$desc" "want: $want" "got:  $got" "stamps of [boot.$name]: $stamps, want $n" \
+			"$(head -3 "$tmp/err")"
+	fi
+	rm -rf "$fake/build/$name"
+}
+b=tools/testing/vxu4/benches
+k=" kernel=$zimage"
+d=" dtb=$fake/build/vxu4.dtb"
+i=" initrd=$fake/build/initramfs.cpio.gz"
+nl=$'\n'
+want=
+for m in 1 2 4; do
+	want+="boot vxu4.mode=pelt-bench sched_pelt_multiplier=$m vxu4.iter=2 vxu4.frames=9 vxu4.duration=1"
+	want+=" vxu4.bench_cfg=a$k$d initrd=<out>/initramfs.cpio.gz K=4 limit=14400 cost= weights= classes=$nl"
+done
+bench_boots pelt-bench 3 "${want%"$nl"}" ITER=2 FRAMES=9 DURATION=1 VXU4_TIME_SCALE=4 PARALLEL=0 $b/pelt-bench.sh
+want="boot vxu4.mode=boost-bench vxu4.iter=3 vxu4.work_ms=1000 vxu4.tar_dirs=/usr/lib$k"
+want+=" dtb=<out>/vxu4-boost.dtb$i K=8 limit=99 cost= weights= classes="
+bench_boots boost-bench 1 "$want" ITER=3 VXU4_TIMEOUT=099 $b/boost-bench.sh
+want="boot vxu4.mode=idle-bench vxu4.iter=2 vxu4.frames=180 vxu4.audio_s=3 vxu4.video_s=3 vxu4.loops=120"
+want+=" vxu4.governors=menu vxu4.cases=frames$k dtb=<out>/vxu4-idle.dtb initrd=<out>/initramfs.cpio.gz"
+want+=" K=2 limit=14400 cost= weights= classes="
+bench_boots idle-bench 1 "$want" ITER=2 GOVERNORS=menu CASES=frames VXU4_TIME_SCALE=2 $b/idle-bench.sh
+want=
+for K in 1 16; do
+	want+="boot vxu4.mode=timescale-bench vxu4.reps=1 vxu4.hb_a=10 vxu4.hb_b=40$k$d$i K=$K limit=7200"
+	want+=" cost= weights= classes=$nl"
+done
+want+="T vxu4.sh: host: not isolated${nl}T [    0.1] up"
+show=K16.log bench_boots timescale-bench 2 "$want" SCALES="1 16" REPS=1 VXU4_TIME_SCALE=8 $b/timescale-bench.sh
+want=
+for c in cycles-cache insns; do
+	want+="boot vxu4.mode=fidelity vxu4.reps=1 vxu4.scale_pct=100 vxu4.hb_a=5 vxu4.hb_b=10$k$d$i K=4 limit=7200"
+	want+=" cost=$c weights=build/vxu4.dtb classes=<out>/$c.classes$nl"
+done
+want+="vxu4.sh: host: not isolated${nl}[    0.1] up"
+show=insns.log bench_boots fidelity 2 "$want" COSTS="insns cycles-cache" WEIGHTS=build/vxu4.dtb VXU4_TIME_SCALE=4 \
+	$b/fidelity.sh
 cp "$tmp/vxu4.sh" "$fake/scripts/vxu4.sh"
 
 # --- the registry of suites (registry.toml) and check.sh --suite
