@@ -465,24 +465,27 @@ static const struct probe probes[] = {
 	{ "lat-l1", p_chase }, { "lat-16m", p_chase },
 };
 
-/* The emulation's overhead per operation of the last measure(), or -1. */
-static double overhead_a7 = -1, overhead_a15 = -1;
-
-/* Time @n operations of @run, and their class counts. */
+/*
+ * Time @n operations of @run, and their class counts; in @ovh the
+ * emulation's overhead per operation on the A7s and the A15s, -1 where
+ * there is none.
+ */
 static double measure(void (*run)(unsigned long), unsigned long n,
-		      uint64_t *a7, uint64_t *a15, bool *classes)
+		      uint64_t *a7, uint64_t *a15, bool *classes, double *ovh)
 {
 	uint64_t a7_0[NR_COUNTS], a15_0[NR_COUNTS], t0, t1, o0[2], o1[2];
-	bool ovh;
+	bool have_ovh;
 
 	*classes = read_classes(a7_0, a15_0);
-	ovh = read_overhead(o0);
+	have_ovh = read_overhead(o0);
 	t0 = sys_now_ns();
 	run(n);
 	t1 = sys_now_ns();
-	if (ovh && read_overhead(o1)) {
-		overhead_a7 = (double)(o1[0] - o0[0]) / n;
-		overhead_a15 = (double)(o1[1] - o0[1]) / n;
+	ovh[0] = -1;
+	ovh[1] = -1;
+	if (have_ovh && read_overhead(o1)) {
+		ovh[0] = (double)(o1[0] - o0[0]) / n;
+		ovh[1] = (double)(o1[1] - o0[1]) / n;
 	}
 	if (*classes && read_classes(a7, a15)) {
 		int i;
@@ -502,7 +505,7 @@ int main(int argc, char **argv)
 	uint64_t a7[NR_COUNTS], a15[NR_COUNTS], zero[NR_COUNTS] = { 0 };
 	unsigned long n, warm, per = 1;
 	const struct probe *p = NULL;
-	double ns, ovh7, ovh15;
+	double ns, ovh[2], self_ovh[2];
 	bool classes;
 	char *end;
 	size_t i;
@@ -575,18 +578,15 @@ int main(int argc, char **argv)
 		unsigned long loads = n;
 
 		p_chase(warm * per);
-		ns = measure(p_chase, loads * per, a7, a15, &classes);
+		ns = measure(p_chase, loads * per, a7, a15, &classes, ovh);
 		n = loads * per;
 	} else {
 		p->run(warm);
-		ns = measure(p->run, n, a7, a15, &classes);
+		ns = measure(p->run, n, a7, a15, &classes, ovh);
 	}
 	if (p->run == p_round_trip)
 		partner_end();
 
-	/* The main measurement's, not the ctx probe's pipe in one process. */
-	ovh7 = overhead_a7;
-	ovh15 = overhead_a15;
 	if (!strcmp(p->name, "ctx")) {
 		/*
 		 * Half a round trip, less one write and one read of a byte
@@ -602,7 +602,7 @@ int main(int argc, char **argv)
 		if (pipe(self_pipe))
 			die("pipe");
 		p_self_pipe(warm);
-		self_ns = measure(p_self_pipe, n, s7, s15, &sc);
+		self_ns = measure(p_self_pipe, n, s7, s15, &sc, self_ovh);
 		ns = ns / 2 - self_ns;
 		for (k = 0; k < NR_COUNTS && classes && sc; k++) {
 			/* Per switch: half of a round trip's, less the pipe's. */
@@ -613,8 +613,9 @@ int main(int argc, char **argv)
 	}
 
 	printf("ns_per_op=%.1f ops=%lu", ns, n);
-	if (ovh7 >= 0)
-		printf(" overhead_ns_a7=%.1f overhead_ns_a15=%.1f", ovh7, ovh15);
+	/* The main measurement's, not the ctx probe's pipe in one process. */
+	if (ovh[0] >= 0)
+		printf(" overhead_ns_a7=%.1f overhead_ns_a15=%.1f", ovh[0], ovh[1]);
 	if (!strcmp(p->name, "memcpy"))
 		printf(" mb_s=%.1f", ns > 0 ? MEMCPY_BYTES * 1e3 / ns : -1.0);
 	if (classes) {
