@@ -161,6 +161,13 @@
  * slow.
  */
 #define VCS_SPEED_SHIFT		10
+/*
+ * Where the counts are cycles, the ns a cycle takes is kept in
+ * 1/2^VCS_NS_SHIFT ns, so that the accounting multiplies and shifts instead
+ * of dividing 64-bit numbers (a generic, looping division on 32-bit ARM):
+ * a u32 holds it down to 4 MHz, and its rounding is below 1e-7.
+ */
+#define VCS_NS_SHIFT		24
 /* Debts below this wait for the next period: a stall costs a wakeup. */
 #define VCS_MIN_STALL_NS	(20 * NSEC_PER_USEC)
 /*
@@ -343,7 +350,10 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @clk: the CPU's cluster clock
  * @nb: rate change notifier on @clk
  * @rate_max: the highest rate of @clk, Hz
- * @rate: its rate now, Hz (the accounting's where the counts are cycles)
+ * @rate: its rate now, Hz
+ * @ns_mult: ns a cycle takes at @rate, in 1/2^VCS_NS_SHIFT ns (the
+ *	     accounting's where the counts are cycles)
+ * @ns_mult_max: the same at @rate_max
  * @speed: capacity * rate / @rate_max, capacity units (debugfs)
  * @speed_fine: the same in 1/2^VCS_SPEED_SHIFT of a capacity unit (the
  *		accounting's)
@@ -377,6 +387,8 @@ struct vcs_cpu {
 	struct notifier_block nb;
 	unsigned long rate_max;
 	unsigned long rate;
+	u32 ns_mult;
+	u32 ns_mult_max;
 	unsigned long speed;
 	unsigned long speed_fine;
 	struct hrtimer tick;
@@ -569,9 +581,8 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 		 */
 		u64 cycles = div_u64(progress, VCS_SHARE_UNIT);
 
-		work = mul_u64_u64_div_u64(cycles, NSEC_PER_SEC, vc->rate_max);
-		should = mul_u64_u64_div_u64(cycles, NSEC_PER_SEC,
-					     max(READ_ONCE(vc->rate), 1UL));
+		work = mul_u64_u32_shr(cycles, vc->ns_mult_max, VCS_NS_SHIFT);
+		should = mul_u64_u32_shr(cycles, READ_ONCE(vc->ns_mult), VCS_NS_SHIFT);
 	} else {
 		/* Work at the reference speed, and the time it takes at ours. */
 		work = div_u64(progress * 1000,
@@ -869,12 +880,21 @@ static unsigned long vcs_speed_fine(struct vcs_cpu *vc, unsigned long rate)
 			vc->rate_max);
 }
 
+/* ns a cycle takes at @rate Hz, in 1/2^VCS_NS_SHIFT ns (at most U32_MAX). */
+static u32 vcs_ns_mult(unsigned long rate)
+{
+	u64 mult = div64_ul((u64)NSEC_PER_SEC << VCS_NS_SHIFT, max(rate, 1UL));
+
+	return min_t(u64, mult, U32_MAX);
+}
+
 /* Set @vc's clock @rate (Hz), and the speed it gives. */
 static void vcs_write_speed(struct vcs_cpu *vc, unsigned long rate)
 {
 	unsigned long speed_fine = vcs_speed_fine(vc, rate);
 
 	WRITE_ONCE(vc->rate, rate);
+	WRITE_ONCE(vc->ns_mult, vcs_ns_mult(rate));
 	WRITE_ONCE(vc->speed_fine, speed_fine);
 	WRITE_ONCE(vc->speed, speed_fine >> VCS_SPEED_SHIFT);
 }
@@ -1057,6 +1077,7 @@ static int __init vcs_init_cpu(int cpu, struct vcs_cpu *vc)
 		return -EINVAL;
 	}
 	vc->rate_max = max;
+	vc->ns_mult_max = vcs_ns_mult(max);
 	vc->cpu = cpu;
 	vcs_write_speed(vc, clk_get_rate(clk));
 	vc->nb.notifier_call = vcs_rate_change;
