@@ -253,7 +253,10 @@ static struct vcs_share vcs_share = {
  * VCS_FMT_CLASSES() classes in user mode, then in kernel mode; and
  * VCS_FMT_MEM when those vCPUs also have the memory event counts of the
  * emulator's cache model from word VCS_EV_BASE on, VCS_EV_STRIDE words
- * each: the VCS_FMT_EVENTS() events in user mode, then in kernel mode.
+ * each: the VCS_FMT_EVENTS() events in user mode, then in kernel mode;
+ * and VCS_FMT_OWN when those class and event counts leave out what a vCPU
+ * executes while its word VCS_OWN_BASE + hwid is not zero: the guest sets
+ * it while the emulation's own code runs (vcs_progress_own()).
  */
 #define VCS_FMT_SIZE		4096
 #define VCS_FMT_WORD		128
@@ -269,11 +272,15 @@ static struct vcs_share vcs_share = {
 #define VCS_FMT_EVENTS(f)	(((f) >> 24) & 0xff)
 #define VCS_EV_BASE		192
 #define VCS_EV_STRIDE		8
+#define VCS_FMT_OWN		BIT_ULL(3)
+#define VCS_OWN_BASE		160
 static atomic64_t *vcs_insns;
 /* The counts are cycles (the emulator's cost model), not instructions. */
 static bool vcs_cycles;
 /* The class counts' layout, 0 classes where the emulator keeps none. */
 static unsigned int vcs_hist_classes, vcs_hist_vcpus;
+/* The class counts leave the emulation's own code out (VCS_FMT_OWN). */
+static bool vcs_hist_own;
 /* Their names, in the emulator's order (its plugin's class_names[]). */
 static const char * const vcs_class_names[] = {
 	"other", "load", "store", "ldm", "stm", "branch", "mul", "div",
@@ -376,6 +383,10 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @idle_idx: the cpuidle state the idle loop is entering (cpu_idle
  *	      tracepoint), -1 out of the idle loop
  * @pm_idx: the cpuidle state of the CPU PM entry in progress, -1: none
+ * @own: where this CPU says that the emulation's own code runs, for the
+ *	 emulator's class counts (its word VCS_OWN_BASE + @hwid of the page);
+ *	 @own_none where the emulator has no such word
+ * @own_none: written where the emulator has no word for @own
  * @counters: the statistics, enum vcs_counter (debugfs, one per file)
  *
  * Only the CPU itself writes its state, with interrupts disabled.
@@ -407,6 +418,8 @@ struct vcs_cpu {
 	s64 debt;
 	int idle_idx;
 	int pm_idx;
+	u32 *own;
+	u32 own_none;
 	atomic64_t counters[VCS_NR_COUNTERS];
 };
 
@@ -537,6 +550,27 @@ static u64 vcs_progress(struct vcs_cpu *vc, u64 now)
 	return vcs_share_clock(now) * vcs_time_scale;
 }
 
+/*
+ * vcs_progress(), where the emulation's own code starts (@own 1: the task's
+ * work ends with this count) or ends (0: it starts after it). The emulator
+ * leaves what runs in between out of its class counts, so that these are
+ * of the same instructions as the work charged (VCS_FMT_OWN). The word is
+ * written right after the count is read, with no branch between them: the
+ * emulator counts a translation block's instructions when the block
+ * starts, and so counts the block that reads the count on the side that
+ * the count puts it.
+ */
+static u64 vcs_progress_own(struct vcs_cpu *vc, u64 now, u32 own)
+{
+	u64 count;
+
+	if (!vcs_insns)
+		return vcs_share_clock(now) * vcs_time_scale;
+	count = atomic64_read(&vcs_insns[vc->hwid]);
+	WRITE_ONCE(*vc->own, own);
+	return count * VCS_SHARE_UNIT;
+}
+
 /* The reference's share of a lone vCPU's rate, 1/1000, within its bounds. */
 static u32 vcs_ref_permille(void)
 {
@@ -558,7 +592,7 @@ static ktime_t vcs_period(unsigned int running)
 /* Account the interval since the last call: work, and the debt it makes. */
 static void vcs_account(struct vcs_cpu *vc, u64 now)
 {
-	u64 clock = vcs_progress(vc, now);
+	u64 clock = vcs_progress_own(vc, now, 1);
 	u64 progress = clock - vc->share, dt = now - vc->last;
 	unsigned long speed = clamp_t(unsigned long, READ_ONCE(vc->speed_fine), 1,
 				      SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT);
@@ -610,13 +644,14 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
  * The emulation's own code ran since the last accounting: no work of the
  * task. Its time is the task's run time all the same (a halted vCPU would
  * not have spent it), so it counts as stall paid, not as the task's work,
- * which would otherwise grow with the number of ticks its CPU took.
+ * which would otherwise grow with the number of ticks its CPU took. The
+ * task's work starts again here.
  */
 static void vcs_skip(struct vcs_cpu *vc, u64 now)
 {
 	u64 dt = now - vc->last;
 
-	vc->share = vcs_progress(vc, now);
+	vc->share = vcs_progress_own(vc, now, 0);
 	vc->last = now;
 	if (!vc->busy || !vc->user || vc->stalling || !READ_ONCE(enable))
 		return;
@@ -637,6 +672,8 @@ static void vcs_pay(struct vcs_cpu *vc, u64 start)
 	if (vc->debt < (s64)VCS_MIN_STALL_NS)
 		return;
 
+	/* The stall is the emulation's, up to the caller's vcs_skip(). */
+	WRITE_ONCE(*vc->own, 1);
 	deadline = start + vc->debt;
 	vc->deadline = deadline;
 	vc->stalling = true;
@@ -701,6 +738,8 @@ static void vcs_stall(struct callback_head *head)
 	vc->from_tick = false;
 	if (vc->busy && vc->user)
 		vcs_pay(vc, start);
+	/* The way out of here is no work of the task's. */
+	vcs_skip(vc, ktime_get_ns());
 	local_irq_enable();
 	preempt_enable();
 }
@@ -768,11 +807,16 @@ static enum hrtimer_restart vcs_tick(struct hrtimer *t)
 	vcs_account(vc, ktime_get_ns());
 	queued = vcs_queue_stall(vc, current);
 	vc->from_tick = queued && regs && user_mode(regs);
-	if (!vc->busy)
+	if (!vc->busy) {
+		vcs_skip(vc, ktime_get_ns());
 		return HRTIMER_NORESTART;
+	}
 	hrtimer_forward_now(t, period);
 	/* The callback is no work of the task's. */
 	vcs_skip(vc, ktime_get_ns());
+	/* Nor is the way to the stall, which vcs_stall() skips. */
+	if (vc->from_tick)
+		WRITE_ONCE(*vc->own, 1);
 	return HRTIMER_RESTART;
 }
 
@@ -906,6 +950,8 @@ static void vcs_set_speed(void *info)
 
 	vcs_account(vc, ktime_get_ns());
 	vcs_write_speed(vc, (unsigned long)info);
+	/* The rest of the call is no work of the task's. */
+	vcs_skip(vc, ktime_get_ns());
 }
 
 static int vcs_rate_change(struct notifier_block *nb, unsigned long event,
@@ -1016,6 +1062,8 @@ static void vcs_debugfs_init(void)
 	debugfs_create_u32("time_scale", 0444, dir, &vcs_time_scale);
 	debugfs_create_file_unsafe("share_ns", 0444, dir, NULL, &vcs_share_fops);
 	debugfs_create_file("count_unit", 0444, dir, NULL, &vcs_unit_fops);
+	if (vcs_hist_classes)
+		debugfs_create_bool("classes_without_own", 0444, dir, &vcs_hist_own);
 	for_each_possible_cpu(cpu) {
 		struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
 		struct dentry *d;
@@ -1079,6 +1127,7 @@ static int __init vcs_init_cpu(int cpu, struct vcs_cpu *vc)
 	vc->rate_max = max;
 	vc->ns_mult_max = vcs_ns_mult(max);
 	vc->cpu = cpu;
+	vc->own = &vc->own_none;
 	vcs_write_speed(vc, clk_get_rate(clk));
 	vc->nb.notifier_call = vcs_rate_change;
 	ret = clk_notifier_register(clk, &vc->nb);
@@ -1124,6 +1173,19 @@ static void __init vcs_read_format(resource_size_t size)
 			vcs_hist_classes, vcs_hist_vcpus);
 		vcs_hist_classes = 0;
 		return;
+	}
+	if ((fmt & VCS_FMT_OWN) && VCS_OWN_BASE + vcs_hist_vcpus <= VCS_EV_BASE) {
+		int cpu;
+
+		vcs_hist_own = true;
+		/* The low half of the little-endian word: the rest stays 0. */
+		for_each_possible_cpu(cpu) {
+			struct vcs_cpu *vc = per_cpu_ptr(&vcs_cpus, cpu);
+
+			if (vc->hwid < vcs_hist_vcpus)
+				vc->own = (u32 *)&vcs_insns[VCS_OWN_BASE + vc->hwid].counter +
+					  IS_ENABLED(CONFIG_CPU_BIG_ENDIAN);
+		}
 	}
 	if (!(fmt & VCS_FMT_MEM))
 		return;

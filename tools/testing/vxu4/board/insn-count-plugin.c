@@ -70,6 +70,9 @@
  * In both, each vCPU's class counts (user and kernel) are kept beside the
  * counts, for the guest to read (the cost model's fit needs them), and
  * a format word says what the words count (the binding gives the layout).
+ * The class counts leave out the blocks that start while the vCPU's "own"
+ * word is set: the guest's CPU speed emulation sets it while its own code
+ * runs, which it does not charge as the task's work either.
  *
  * With memory=cache (cost=cycles only), loads and stores also go through
  * a model of the XU4's data caches, fed by QEMU's memory callbacks with
@@ -128,7 +131,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
  * The page, as u64 words: 0..63 the counts of the vCPUs by hardware ID
  * (written here), 64..127 the vCPUs' IDs (written by the guest): bit 32
  * set once published, bits 31:0 the value of TPIDRPRW; 128 the format
- * (FMT_*); from EV_BASE on, with memory=cache, for the first HIST_VCPUS
+ * (FMT_*); OWN_BASE + i, written by the guest: not zero while vCPU i
+ * runs the emulation's own code (FMT_OWN), whose classes and events are
+ * not counted; from EV_BASE on, with memory=cache, for the first HIST_VCPUS
  * vCPUs, EV_STRIDE words each: the memory event counts in user mode, then
  * in kernel mode; from HIST_BASE on, for the first HIST_VCPUS vCPUs,
  * HIST_STRIDE words each: the class counts in user mode, then in kernel
@@ -145,6 +150,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define FMT_HIST_VCPUS_SHIFT	16
 #define FMT_MEM			(UINT64_C(1) << 2)
 #define FMT_EVENTS_SHIFT	24
+#define FMT_OWN			(UINT64_C(1) << 3)
+#define OWN_BASE		160
 #define EV_BASE			192
 #define EV_STRIDE		8
 #define HIST_BASE		256
@@ -348,7 +355,7 @@ static void account(int vcpu, const struct tb_cost *c)
 	} else {
 		page[vcpu] += c->insns;
 	}
-	if (vcpu < HIST_VCPUS) {
+	if (vcpu < HIST_VCPUS && !page[OWN_BASE + vcpu]) {
 		uint64_t *h = page + HIST_BASE + vcpu * HIST_STRIDE +
 			      c->mode * NR_CLASSES;
 
@@ -459,7 +466,7 @@ static void account_event(int vcpu, int mode, enum mem_event ev)
 {
 	acc[vcpu] += ev_weight[core_of[vcpu]][mode][ev];
 	page[vcpu] = acc[vcpu] >> COST_SHIFT;
-	if (vcpu < HIST_VCPUS)
+	if (vcpu < HIST_VCPUS && !page[OWN_BASE + vcpu])
 		page[EV_BASE + vcpu * EV_STRIDE + mode * NR_EVENTS + ev]++;
 }
 
@@ -964,7 +971,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	}
 	page = map;
 	memset(map, 0, PAGE_SIZE_BYTES);
-	page[FMT_WORD] = FMT_MAGIC | FMT_HIST | (cost_cycles ? FMT_CYCLES : 0) |
+	page[FMT_WORD] = FMT_MAGIC | FMT_HIST | FMT_OWN | (cost_cycles ? FMT_CYCLES : 0) |
 			 (uint64_t)NR_CLASSES << FMT_CLASSES_SHIFT |
 			 (uint64_t)HIST_VCPUS << FMT_HIST_VCPUS_SHIFT;
 	if (memory_cache)

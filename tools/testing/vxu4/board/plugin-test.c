@@ -355,6 +355,19 @@ static void test_blocks(void)
 	result(test_page[1] == want && test_page[1] != test_page[5],
 	       "on an A7 the same block costs its A7 weights (%" PRIu64 " cycles, got %" PRIu64 ")",
 	       want, test_page[1]);
+
+	/* The guest's own code (its word set): charged, not in the classes. */
+	memset(test_page, 0, sizeof(test_page));
+	memset(acc, 0, sizeof(acc));
+	run_block(&user, 5, 256);
+	want = test_page[5];
+	test_page[OWN_BASE + 5] = 1;
+	run_block(&user, 5, 256);
+	test_page[OWN_BASE + 5] = 0;
+	run_block(&user, 5, 1);
+	result(test_page[5] > 2 * want && h5[IC_LOAD] == 2 * 257 && h5[IC_BRANCH] == 257,
+	       "with vCPU 5's own word set its blocks cost cycles but no classes (%" PRIu64
+	       " cycles, %" PRIu64 " loads)", test_page[5], h5[IC_LOAD]);
 }
 
 /* Touch @bytes from @base, a line at a time, in user mode (on cur_vcpu). */
