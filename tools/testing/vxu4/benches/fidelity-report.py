@@ -28,12 +28,15 @@ VXU4_COST=cycles-cache): without them a weight per load cannot be both an L1 hit
 events' weights stay at their priors. The weights are written to
 OUT_DIR/cycle-weights. A second fit keeps the priors' proportions and
 fits one factor each for the user-mode classes, the kernel's and each
-memory event (5 unknowns a core type instead of 38), on each probe's
-counts scaled to the cycles the guest charged it (its time at its
+memory event (5 unknowns a core type instead of 38). Its weights are in
+OUT_DIR/cycle-weights-grouped. Both fit each probe's counts as counted
+where LOG's header says they leave the CPU speed emulation's own code
+out (own=Y), which it charges as no work (vxu4-probe's overhead_ns);
+where not (an older kernel or plugin), the grouped fit scales each
+probe's counts to the cycles the guest charged it (its time at its
 clock, over the cycles its counts make at --prior, the weights LOG
-booted with): the counts hold the CPU speed emulation's own hooks,
-which it charges as no work (vxu4-probe's overhead_ns). Its weights are
-in OUT_DIR/cycle-weights-grouped.
+booted with). The tables give that ratio ("charged/counted"): about 1
+where the counts are of the work charged.
 
 Writes OUT_DIR/report.txt (also printed) and OUT_DIR/summary.json.
 Exit: 0, 2 for bad input (a log with no probe line, an unreadable file).
@@ -307,6 +310,7 @@ def fit_report(log: str, probes: List[Probe], prior: Dict[str, List[float]],
     for core in CORES:
         rows: List[Tuple[str, List[float], float]] = []
         charged: Dict[str, float] = {}
+        ratio: Dict[str, float] = {}
         missing: List[str] = []
         for name in FIT[core] + FIT_MEMORY:
             ps = [p for p in probes if p["name"] == name and core_of(int(p["cpu"])) == core
@@ -328,6 +332,7 @@ def fit_report(log: str, probes: List[Probe], prior: Dict[str, List[float]],
             if charged_basis and m0 > 0 and ch > 0:
                 counted = [v * ch / m0 for v in counted]
             charged[name] = ch
+            ratio[name] = ch / m0 if m0 > 0 else math.nan
             rows.append((name, counted, y))
         if not rows:
             lines.append(f"{core}: no probe with class counts: not fitted")
@@ -342,10 +347,11 @@ def fit_report(log: str, probes: List[Probe], prior: Dict[str, List[float]],
             m, m0 = model(x, w), model(x, prior[core])
             res.append((m - y) / y)
             table.append([name, core, f"{sum(x[:NCLASSES]):.0f}", f"{sum(x[NCLASSES:]):.0f}",
-                          f"{y:.0f}", f"{charged[name]:.0f}", f"{m0:.0f}", f"{m:.0f}",
+                          f"{y:.0f}", f"{charged[name]:.0f}", f"{ratio[name]:.2f}",
+                          f"{m0:.0f}", f"{m:.0f}",
                           f"{(m - y) / y * 100:+.1f}%", f"{(loo - y) / y * 100:+.1f}%"])
         lines += vxu4log.table(["probe", "core", "insns/op", "misses/op", "board cycles",
-                                "charged", "prior's cycles",
+                                "charged", "charged/counted", "prior's cycles",
                                 "fitted cycles", "residual", "left out"], table)
         rms = math.sqrt(sum(r * r for r in res) / len(res))
         lines.append(f"{core}: {len(rows)} probes, RMS relative residual {rms * 100:.1f}%")
@@ -392,7 +398,7 @@ def main() -> None:
         head, probes, hb = read_log(log)
         lines, data = probe_table(log, probes)
         report += [f"unit={head.get('unit')} scale={head.get('scale')} "
-                   f"lockdep={head.get('lockdep')}"] + lines + [""]
+                   f"lockdep={head.get('lockdep')} own={head.get('own', 'N')}"] + lines + [""]
         if len(hb) >= 2:
             (la, ta), (lb, tb) = sorted(hb.items())[:2]
             per = (tb - ta) / (lb - la)
@@ -405,7 +411,8 @@ def main() -> None:
                          "board_ns": board * 1e9, "ratio": per / board})
         summary["logs"][log] = {"head": head, "probes": data}  # type: ignore[index]
     if opts["fit"]:
-        _, probes, _ = read_log(opts["fit"])
+        fit_head, probes, _ = read_log(opts["fit"])
+        own = fit_head.get("own") == "Y"
         prior = read_weights(opts["prior"] or os.path.join(here, "..", "board", "cycle-weights"))
         lines, weights, fs = fit_report(opts["fit"], probes, prior, lam)
         report += lines
@@ -413,7 +420,7 @@ def main() -> None:
         report.append(f"weights: {os.path.join(out, 'cycle-weights')}")
         summary["fit"] = fs
         lines, weights, fs = fit_report(opts["fit"], probes, prior, lam, grouped=True,
-                                        charged_basis=True)
+                                        charged_basis=not own)
         report += lines
         write_weights(os.path.join(out, "cycle-weights-grouped"), weights, opts["fit"])
         report.append(f"weights: {os.path.join(out, 'cycle-weights-grouped')}")
