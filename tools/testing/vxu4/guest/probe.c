@@ -15,16 +15,17 @@
  * T is guest time (CLOCK_MONOTONIC, read by a system call so that a task
  * slowed by the CPU speed emulation has paid for its work first). a7 and
  * a15 are the instruction class counts per operation, summed over the
- * CPUs of each core type, from the CPU speed emulation's debugfs
+ * CPUs of each core type that the probe may run on (its affinity, as
+ * taskset set it: the other CPUs' counts are what ran beside it, their
+ * ticks and interrupts), from the CPU speed emulation's debugfs
  * (virt_cpu_speed/cpuN/insn_classes: the classes in user mode, then in
  * kernel mode, in that file's order), or "none" where it has none; with
  * the emulator's cache model, C32..C37 follow: its memory events (l2,
  * dram, stream) in user mode, then in kernel mode. O7 and O15 are the
  * CPU speed emulation's own time per operation on each core type's CPUs
- * (virt_cpu_speed/cpuN/overhead_ns: its hooks, whose instructions are in
- * the counts but charged as no work). Pin
- * the probe to one CPU (taskset) for the counts of one core; the other
- * CPUs' counts are then what ran beside it (their ticks, interrupts).
+ * of the affinity (virt_cpu_speed/cpuN/overhead_ns: its hooks, charged as
+ * no work, whose instructions the counts leave out where
+ * virt_cpu_speed/classes_without_own says Y).
  *
  * The probes, each as the benchmark that published the board's figure
  * does it:
@@ -107,6 +108,15 @@ static uint64_t sys_now_ns(void)
 /* The class counts came with the cache model's memory event counts. */
 static bool have_events;
 
+/* The CPUs whose counts are summed: the affinity the probe started with. */
+static cpu_set_t counted;
+
+static void read_affinity(void)
+{
+	if (sched_getaffinity(0, sizeof(counted), &counted))
+		die("sched_getaffinity");
+}
+
 /*
  * Add each CPU's class counts to @a7 or @a15 (the XU4's cpu0-3 and
  * cpu4-7), then its memory event counts where the emulator has a cache
@@ -124,6 +134,8 @@ static bool read_classes(uint64_t *a7, uint64_t *a15)
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		uint64_t *c = cpu < A15_FIRST_CPU ? a7 : a15;
 
+		if (!CPU_ISSET(cpu, &counted))
+			continue;
 		snprintf(path, sizeof(path), CLASSES_PATH, cpu);
 		f = fopen(path, "r");
 		if (!f)
@@ -165,6 +177,8 @@ static bool read_overhead(uint64_t *ovh)
 	ovh[0] = 0;
 	ovh[1] = 0;
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
+		if (!CPU_ISSET(cpu, &counted))
+			continue;
 		snprintf(path, sizeof(path), OVERHEAD_PATH, cpu);
 		f = fopen(path, "r");
 		if (!f)
@@ -510,6 +524,7 @@ int main(int argc, char **argv)
 	char *end;
 	size_t i;
 
+	read_affinity();
 	if (argc == 2 && !strcmp(argv[1], "classes")) {
 		if (!read_classes(a7, a15)) {
 			fprintf(stderr, "vxu4-probe: no class counts in " CLASSES_PATH "\n", 0);
