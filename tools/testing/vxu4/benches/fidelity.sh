@@ -88,4 +88,8 @@ for c in $costs; do
 done
 fit=${logs[0]}
 [[ " $costs " != *" cycles-cache "* ]] || fit=$out/cycles-cache.log
-"$top/tools/testing/vxu4/benches/fidelity-report.py" --fit "$fit" "$out" "${logs[@]}"
+# The fit's prior is what the boots ran with: its ridge pulls towards
+# those weights, and the charged cycles are compared with theirs.
+prior=()
+[ -z "${VXU4_WEIGHTS:-}" ] || prior=(--prior "$VXU4_WEIGHTS")
+"$top/tools/testing/vxu4/benches/fidelity-report.py" "${prior[@]}" --fit "$fit" "$out" "${logs[@]}"
