@@ -34,11 +34,12 @@ EVENTS = ["sched:sched_switch", "sched:sched_wakeup", "sched:sched_wakeup_new",
 # placement energy is all a test failed on, and it would pass but for the
 # time a small task (one whose util fits an A7 with the margin) sat on an
 # A15, that time counted at the optimum. It is printed with the failure,
-# which stays a failure.
-SMALL_ON_BIG = ("small tasks spend time on A15s: the util EAS sees is above their duty (util_avg "
-                "in the report), and with schedutil's 1.25 headroom the A7s' next efficient OPP "
-                "then costs more in the EM than an A15 at a low OPP; the test's model (duty utils, "
-                "no headroom) keeps them on the A7s")
+# which stays a failure, with what the traces measured of it: whether
+# EAS's own estimates chose the A15s, and the small tasks' util_avg
+# against their duty. The test's model places duty utils without
+# schedutil's 1.25 headroom, which can lift the A7s to an OPP that costs
+# more in the EM than an A15 at a low one.
+SMALL_ON_BIG = "small tasks spend time on A15s"
 
 
 die = vxu4log.die
@@ -204,6 +205,18 @@ def self_checks(em: EnergyModel) -> list[Check]:
            for c, want in cases if (small_on_big(dict(base, **c)) is not None) != want]
     out.append((not bad, "a placement failure is put down to small tasks on A15s only when "
                 "that time explains it and nothing else failed", bad))
+    # The cause states what was measured: util below the duty is said so.
+    meas = dict(base, ratio_small_on_big_optimal=1.01,
+                eas_wakeups={"small1": {"wakeups": 92, "energy_aware": 92, "both": 86,
+                                        "big_cheaper": 17}},
+                pelt=[{"task": "small1", "phase": 1, "duty_util": 183, "util_avg": 156.4},
+                      {"task": "small0", "phase": 1, "duty_util": 183, "util_avg": 146.2},
+                      {"task": "small0", "phase": 0, "duty_util": 10, "util_avg": 8.0}])
+    got = small_on_big(meas) or ""
+    want_parts = ["at 17 of the 86 wakeups", "util_avg 146-156 is below their duty 183"]
+    out.append((all(w in got for w in want_parts), "the cause gives EAS's own choices and the "
+                "small tasks' util_avg against their duty, as measured",
+                [] if all(w in got for w in want_parts) else [got]))
     try:
         res = subprocess.run([TRACE_EVENTS, __file__], capture_output=True, text=True)
         ok = res.returncode == 2 and __file__ in res.stderr and not res.stdout
@@ -627,8 +640,21 @@ def small_on_big(r: dict[str, Any]) -> str | None:
     rest = r.get("ratio_small_on_big_optimal")
     if rest is None or rest > 1 + r["limit_pct"] / 100:
         return None
-    return (f"{SMALL_ON_BIG} (with the {r['small_on_big_s']:.2f} s a small task sat on an A15 "
-            f"counted at the optimum: {rest:.3f}x)")
+    out = (f"{SMALL_ON_BIG} (with the {r['small_on_big_s']:.2f} s a small task sat on an A15 "
+           f"counted at the optimum: {rest:.3f}x)")
+    w = r.get("eas_wakeups", {}).values()
+    both, big = sum(x["both"] for x in w), sum(x["big_cheaper"] for x in w)
+    if both:
+        out += (f"; EAS's own estimates chose an A15 at {big} of the {both} wakeups that "
+                "weighed both clusters (sched_compute_energy)")
+    small = [p for p in r.get("pelt", []) if p["task"].startswith("small") and p["phase"] > 0]
+    if small:
+        lo, hi = min(p["util_avg"] for p in small), max(p["util_avg"] for p in small)
+        duty = max(p["duty_util"] for p in small)
+        side = "above" if lo > duty else "below" if hi < duty else "around"
+        out += (f"; their util_avg {lo:.0f}-{hi:.0f} is {side} their duty {duty}, and the "
+                "test's model places duty utils without schedutil's 1.25 headroom")
+    return out
 
 
 
