@@ -357,9 +357,8 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @clk: the CPU's cluster clock
  * @nb: rate change notifier on @clk
  * @rate_max: the highest rate of @clk, Hz
- * @rate: its rate now, Hz
- * @ns_mult: ns a cycle takes at @rate, in 1/2^VCS_NS_SHIFT ns (the
- *	     accounting's where the counts are cycles)
+ * @ns_mult: ns a cycle takes at the clock's rate now, in 1/2^VCS_NS_SHIFT
+ *	     ns (the accounting's where the counts are cycles)
  * @ns_mult_max: the same at @rate_max
  * @speed: capacity * rate / @rate_max, capacity units (debugfs)
  * @speed_fine: the same in 1/2^VCS_SPEED_SHIFT of a capacity unit (the
@@ -397,7 +396,6 @@ struct vcs_cpu {
 	struct clk *clk;
 	struct notifier_block nb;
 	unsigned long rate_max;
-	unsigned long rate;
 	u32 ns_mult;
 	u32 ns_mult_max;
 	unsigned long speed;
@@ -937,7 +935,6 @@ static void vcs_write_speed(struct vcs_cpu *vc, unsigned long rate)
 {
 	unsigned long speed_fine = vcs_speed_fine(vc, rate);
 
-	WRITE_ONCE(vc->rate, rate);
 	WRITE_ONCE(vc->ns_mult, vcs_ns_mult(rate));
 	WRITE_ONCE(vc->speed_fine, speed_fine);
 	WRITE_ONCE(vc->speed, speed_fine >> VCS_SPEED_SHIFT);
