@@ -256,7 +256,7 @@ static struct vcs_share vcs_share = {
  * each: the VCS_FMT_EVENTS() events in user mode, then in kernel mode;
  * and VCS_FMT_OWN when those class and event counts leave out what a vCPU
  * executes while its word VCS_OWN_BASE + hwid is not zero: the guest sets
- * it while the emulation's own code runs (vcs_progress_own()).
+ * it while the emulation's own code runs (vcs_progress()).
  */
 #define VCS_FMT_SIZE		4096
 #define VCS_FMT_WORD		128
@@ -540,17 +540,9 @@ static void vcs_set_halted(struct vcs_cpu *vc, bool halted, u64 now)
  * Progress of this CPU's vCPU since boot, in 1/VCS_SHARE_UNIT instruction:
  * its own instruction count where the emulator keeps one, else the fair
  * share (ns of a lone vCPU, vcs_time_scale instructions each).
- */
-static u64 vcs_progress(struct vcs_cpu *vc, u64 now)
-{
-	if (vcs_insns)
-		return (u64)atomic64_read(&vcs_insns[vc->hwid]) * VCS_SHARE_UNIT;
-	return vcs_share_clock(now) * vcs_time_scale;
-}
-
-/*
- * vcs_progress(), where the emulation's own code starts (@own 1: the task's
- * work ends with this count) or ends (0: it starts after it). The emulator
+ *
+ * Read where the emulation's own code starts (@own 1: the task's work
+ * ends with this count) or ends (0: it starts after it). The emulator
  * leaves what runs in between out of its class counts, so that these are
  * of the same instructions as the work charged (VCS_FMT_OWN). The word is
  * written right after the count is read, with no branch between them: the
@@ -558,7 +550,7 @@ static u64 vcs_progress(struct vcs_cpu *vc, u64 now)
  * starts, and so counts the block that reads the count on the side that
  * the count puts it.
  */
-static u64 vcs_progress_own(struct vcs_cpu *vc, u64 now, u32 own)
+static u64 vcs_progress(struct vcs_cpu *vc, u64 now, u32 own)
 {
 	u64 count;
 
@@ -590,7 +582,7 @@ static ktime_t vcs_period(unsigned int running)
 /* Account the interval since the last call: work, and the debt it makes. */
 static void vcs_account(struct vcs_cpu *vc, u64 now)
 {
-	u64 clock = vcs_progress_own(vc, now, 1);
+	u64 clock = vcs_progress(vc, now, 1);
 	u64 progress = clock - vc->share, dt = now - vc->last;
 	unsigned long speed = clamp_t(unsigned long, READ_ONCE(vc->speed_fine), 1,
 				      SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT);
@@ -649,7 +641,7 @@ static void vcs_skip(struct vcs_cpu *vc, u64 now)
 {
 	u64 dt = now - vc->last;
 
-	vc->share = vcs_progress_own(vc, now, 0);
+	vc->share = vcs_progress(vc, now, 0);
 	vc->last = now;
 	if (!vc->busy || !vc->user || vc->stalling || !READ_ONCE(enable))
 		return;
@@ -702,7 +694,7 @@ static void vcs_pay(struct vcs_cpu *vc, u64 start)
 	atomic64_inc(&vc->counters[VCS_STALLS]);
 	/* The stall is no work: the next interval starts here. */
 	vc->last = now;
-	vc->share = vcs_progress(vc, now);
+	vc->share = vcs_progress(vc, now, 1);
 }
 
 /*
@@ -1328,7 +1320,7 @@ static int __init vcs_init(void)
 		vc->idle_idx = -1;
 		vc->pm_idx = -1;
 		vc->last = now;
-		vc->share = vcs_progress(vc, now);
+		vc->share = vcs_progress(vc, now, 0);
 	}
 
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "misc/virt_cpu_speed:online",
