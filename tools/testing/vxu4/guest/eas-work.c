@@ -9,7 +9,10 @@
  *	of time). Prints "wall_ns=.. runtime_ns=..", and " insns=.." where
  *	the CPU speed emulation's debugfs has the CPU's instruction count
  *	(virt_cpu_speed/cpuN/insns): the instructions its vCPU executed
- *	from the first time read to the last (pin the task: taskset).
+ *	from the first time read to the last (pin the task: taskset); and
+ *	" counted=.." where it has the CPU's class counts (insn_classes):
+ *	those of the instructions in the timed window that ran outside the
+ *	emulation's own code, the ones it charges as work.
  *   eas-work [-a START_NS] spin MS [FILE...]
  *	Keep the CPU busy for MS ms of wall time. Prints "wall_ns=..
  *	start_ns=.. end_ns=.." (the busy time, and its CLOCK_MONOTONIC
@@ -279,6 +282,36 @@ static long long read_insns(void)
 		v = -1;
 	fclose(f);
 	return v;
+}
+
+/*
+ * This CPU's vCPU's instructions outside the CPU speed emulation's own code
+ * (the sum of its class counts, user and kernel, but the exception entries,
+ * which are no instructions, and the memory events), or -1.
+ */
+static long long read_counted(void)
+{
+	int cpu = sched_getcpu();
+	long long sum = 0, user, kernel;
+	char path[80], name[32];
+	FILE *f;
+
+	if (cpu < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/virt_cpu_speed/cpu%d/insn_classes", cpu);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %lld %lld", name, &user, &kernel) == 3) {
+		if (!strcmp(name, "entry") || !strcmp(name, "l2") ||
+		    !strcmp(name, "dram") || !strcmp(name, "stream"))
+			continue;
+		sum += user + kernel;
+	}
+	if (!feof(f))
+		sum = -1;
+	fclose(f);
+	return sum;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -774,19 +807,30 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "loops")) {
 		unsigned long n = arg(argv[2]);
-		long long i0, i1;
+		long long i0, i1, ca, c0, c1;
 
 		start_at(start);
+		/*
+		 * The class counts cost a read of their own, too long to
+		 * time: read them around the timed window, and take off
+		 * what two reads in a row count (the end of one read and
+		 * the start of the next, as around the window).
+		 */
+		ca = read_counted();
+		c0 = read_counted();
 		r0 = runtime_ns();
 		t0 = sys_now_ns();
 		i0 = read_insns();
 		work(n);
 		i1 = read_insns();
 		t0 = sys_now_ns() - t0;
-		printf("wall_ns=%llu runtime_ns=%lld", (unsigned long long)t0,
-		       runtime_ns() - r0);
+		r0 = runtime_ns() - r0;
+		c1 = read_counted();
+		printf("wall_ns=%llu runtime_ns=%lld", (unsigned long long)t0, r0);
 		if (i0 >= 0 && i1 >= i0)
 			printf(" insns=%lld", i1 - i0);
+		if (ca >= 0 && c0 >= ca && c1 >= c0 + (c0 - ca))
+			printf(" counted=%lld", (c1 - c0) - (c0 - ca));
 		printf("\n");
 		return 0;
 	}
