@@ -65,15 +65,22 @@
  * CPU's: a user task that leaves a CPU owing (preempted, or blocked in the
  * kernel after its last payment) takes its debt along in a small table,
  * and pays it when it runs again, on whichever CPU; another task never
- * pays it.
+ * pays it. Where the counts are cycles, kernel threads and the idle task
+ * take their cycles' time too: they never return to user space to pay, so
+ * the CPU owes what they did faster than their cycles allow, and the next
+ * user task to run on it pays that ("kernel_owed_ns"), with what a task
+ * that exited there still owed.
  *
  * Where each hook is, and why:
  *  - cpu_idle tracepoint: the idle loop's WFI halts the vCPU, so k changes
  *    there; the idle task's own instructions before and after it count in
- *    k, as QEMU runs them, and are charged to nobody;
+ *    k, as QEMU runs them, and are owed by the CPU where the counts are
+ *    cycles (its halted time left out of its run time), else charged to
+ *    nobody;
  *  - sched_switch tracepoint: the interval so far is charged to the task
- *    that leaves (slowed if it has user space, counted in "kthread_ns"
- *    if a kernel thread); a per-CPU hrtimer, armed only while the CPU is
+ *    that leaves (slowed if it has user space; if a kernel thread,
+ *    counted in "kthread_ns" and, where the counts are cycles, owed by the
+ *    CPU); a per-CPU hrtimer, armed only while the CPU is
  *    busy, accounts every "period_us" of work at the reference speed;
  *  - that hrtimer queues a task_work (per-CPU, embedded, never allocated)
  *    on the running task, which pays on its way back to user space: a
@@ -107,8 +114,11 @@
  *    interrupt that woke the CPU is pending, a WFI would return at once;
  *  - CPU hotplug: an offline vCPU is halted.
  *
- * Limits: work of kernel threads is not slowed (they never return to user
- * space); the debt of a task that exits, or that the table of debts
+ * Limits: where the counts are instructions, the work of kernel threads
+ * and of the idle task is not slowed (they never return to user space);
+ * where they are cycles, the next user task pays for it within its own
+ * run time, where a board would spend it before the task runs; the debt
+ * of a task that exits (counting instructions), or that the table of debts
  * (VCS_SAVED_BUCKETS * VCS_SAVED_WAYS tasks) has no room for, is dropped
  * (counted in "dropped_ns"); with the fair-share estimate, k is what this kernel sees, not
  * QEMU's own count: instructions run with the halt state unchanged (an
@@ -320,6 +330,9 @@ struct vcs_work {
  * @VCS_OVERHEAD: time of the emulation's own code in user tasks' run time
  *		  (its hooks, and the way from its tick to the stall), not
  *		  charged as work and counted as stall paid, ns
+ * @VCS_KOWED: where the counts are cycles, stall owed for the work of
+ *	       kernel threads and of the idle task, which the next user task
+ *	       on the CPU pays, ns
  */
 enum vcs_counter {
 	VCS_WORK,
@@ -333,6 +346,7 @@ enum vcs_counter {
 	VCS_WAKE,
 	VCS_WAKES,
 	VCS_OVERHEAD,
+	VCS_KOWED,
 	VCS_NR_COUNTERS
 };
 
@@ -348,6 +362,7 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
 	[VCS_WAKE] = "wake_ns",
 	[VCS_WAKES] = "wakes",
 	[VCS_OVERHEAD] = "overhead_ns",
+	[VCS_KOWED] = "kernel_owed_ns",
 };
 
 /**
@@ -379,6 +394,12 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @share: vcs_progress() at @last
  * @debt: stall still owed, ns; negative: a stall overshot, taken off the
  *	  next one
+ * @kdebt: stall owed for the work of kernel threads and of the idle task
+ *	   where the counts are cycles, ns; the next user task pays it
+ * @halted_ns: time this CPU's vCPU was halted, ns, up to @halted_since
+ *	       while it is
+ * @halted_since: when it last halted, ns (ktime_get())
+ * @halted_mark: vcs_halted_ns() at @last
  * @idle_idx: the cpuidle state the idle loop is entering (cpu_idle
  *	      tracepoint), -1 out of the idle loop
  * @pm_idx: the cpuidle state of the CPU PM entry in progress, -1: none
@@ -414,6 +435,10 @@ struct vcs_cpu {
 	u64 last;
 	u64 share;
 	s64 debt;
+	s64 kdebt;
+	u64 halted_ns;
+	u64 halted_since;
+	u64 halted_mark;
 	int idle_idx;
 	int pm_idx;
 	u32 *own;
@@ -442,8 +467,10 @@ static DEFINE_RAW_SPINLOCK(vcs_saved_lock);
 
 /*
  * @p, a user task, leaves this CPU owing vc->debt: keep it for @p. A task
- * that exits, or that finds its bucket full, drops a debt (the evicted
- * entry's).
+ * that finds its bucket full drops a debt (the evicted entry's); one that
+ * exits drops its own, or where the counts are cycles leaves it to the CPU,
+ * whose next user task pays it: its way out (the exit of its memory and
+ * files) took that time on the board before anything else ran there.
  */
 static void vcs_save_debt(struct vcs_cpu *vc, struct task_struct *p)
 {
@@ -453,7 +480,10 @@ static void vcs_save_debt(struct vcs_cpu *vc, struct task_struct *p)
 
 	if (!vc->debt)
 		return;
-	if (p->flags & PF_EXITING) {
+	if ((p->flags & PF_EXITING) && vcs_cycles) {
+		if (vc->debt > 0)
+			vc->kdebt += vc->debt;
+	} else if (p->flags & PF_EXITING) {
 		drop = vc->debt;
 	} else {
 		raw_spin_lock(&vcs_saved_lock);
@@ -527,6 +557,10 @@ static void vcs_set_halted(struct vcs_cpu *vc, bool halted, u64 now)
 	if (vc->halted == halted)
 		return;
 	vc->halted = halted;
+	if (halted)
+		vc->halted_since = now;
+	else
+		vc->halted_ns += now - min(now, vc->halted_since);
 	raw_spin_lock_irqsave(&vcs_share.lock, flags);
 	vcs_share_advance(now);
 	if (halted)
@@ -534,6 +568,12 @@ static void vcs_set_halted(struct vcs_cpu *vc, bool halted, u64 now)
 	else
 		vcs_share.running++;
 	raw_spin_unlock_irqrestore(&vcs_share.lock, flags);
+}
+
+/* Time this CPU's vCPU was halted since boot, up to @now, ns. */
+static u64 vcs_halted_ns(struct vcs_cpu *vc, u64 now)
+{
+	return vc->halted_ns + (vc->halted ? now - min(now, vc->halted_since) : 0);
 }
 
 /*
@@ -579,11 +619,36 @@ static ktime_t vcs_period(unsigned int running)
 	return ns_to_ktime(ns * max(running, 1U));
 }
 
+/*
+ * Where the counts are cycles, kernel threads and the idle task take their
+ * cycles' time too: @progress, run in @ran ns of the vCPU's own (its halts
+ * left out), should have taken its cycles over the clock's rate. They
+ * never return to user space to pay, so the CPU owes the difference and
+ * the next user task to run on it pays, as its own debt.
+ */
+static void vcs_account_kernel(struct vcs_cpu *vc, u64 progress, u64 ran)
+{
+	u64 cycles = div_u64(progress, VCS_SHARE_UNIT);
+	s64 owe = (s64)mul_u64_u32_shr(cycles, READ_ONCE(vc->ns_mult), VCS_NS_SHIFT) -
+		  (s64)ran;
+
+	if (owe <= 0)
+		return;
+	atomic64_add(owe, &vc->counters[VCS_KOWED]);
+	vc->kdebt += owe;
+	if (vc->kdebt > (s64)VCS_MAX_DEBT_NS) {
+		atomic64_add(vc->kdebt - VCS_MAX_DEBT_NS, &vc->counters[VCS_DROPPED]);
+		vc->kdebt = VCS_MAX_DEBT_NS;
+	}
+}
+
 /* Account the interval since the last call: work, and the debt it makes. */
 static void vcs_account(struct vcs_cpu *vc, u64 now)
 {
 	u64 clock = vcs_progress(vc, now, 1);
 	u64 progress = clock - vc->share, dt = now - vc->last;
+	u64 halted = vcs_halted_ns(vc, now);
+	u64 ran = dt - min(dt, halted - vc->halted_mark);
 	unsigned long speed = clamp_t(unsigned long, READ_ONCE(vc->speed_fine), 1,
 				      SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT);
 	u64 work, should;
@@ -591,11 +656,15 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 
 	vc->share = clock;
 	vc->last = now;
-	if (!vc->busy || vc->stalling || !READ_ONCE(enable))
+	vc->halted_mark = halted;
+	if (vc->stalling || !READ_ONCE(enable))
 		return;
 
-	if (!vc->user) {
-		atomic64_add(dt, &vc->counters[VCS_KTHREAD]);
+	if (!vc->busy || !vc->user) {
+		if (vc->busy)
+			atomic64_add(dt, &vc->counters[VCS_KTHREAD]);
+		if (vcs_cycles)
+			vcs_account_kernel(vc, progress, ran);
 		return;
 	}
 	if (vcs_cycles) {
@@ -643,6 +712,7 @@ static void vcs_skip(struct vcs_cpu *vc, u64 now)
 
 	vc->share = vcs_progress(vc, now, 0);
 	vc->last = now;
+	vc->halted_mark = vcs_halted_ns(vc, now);
 	if (!vc->busy || !vc->user || vc->stalling || !READ_ONCE(enable))
 		return;
 	vc->debt = max_t(s64, vc->debt - (s64)dt, -VCS_MAX_CREDIT_NS);
@@ -694,6 +764,7 @@ static void vcs_pay(struct vcs_cpu *vc, u64 start)
 	atomic64_inc(&vc->counters[VCS_STALLS]);
 	/* The stall is no work: the next interval starts here. */
 	vc->last = now;
+	vc->halted_mark = vcs_halted_ns(vc, now);
 	vc->share = vcs_progress(vc, now, 1);
 }
 
@@ -834,6 +905,11 @@ static void vcs_sched_switch(void *data, bool preempt, struct task_struct *prev,
 	vc->busy = !is_idle_task(next);
 	vc->user = next->mm && !(next->flags & PF_KTHREAD);
 	vc->debt = vc->user ? vcs_take_debt(next) : 0;
+	/* What kernel threads and the idle task owe, the next user task pays. */
+	if (vc->user && vc->kdebt) {
+		vc->debt += vc->kdebt;
+		vc->kdebt = 0;
+	}
 
 	if (vc->busy && !was_busy)
 		hrtimer_start(&vc->tick,
@@ -1320,6 +1396,7 @@ static int __init vcs_init(void)
 		vc->idle_idx = -1;
 		vc->pm_idx = -1;
 		vc->last = now;
+		vc->halted_since = now;
 		vc->share = vcs_progress(vc, now, 0);
 	}
 
