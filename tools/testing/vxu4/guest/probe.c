@@ -9,8 +9,9 @@
  * Runs N operations of PROBE (after a tenth of N, at least one, as a
  * warm-up) and prints one line:
  *
- *	ns_per_op=T ops=N [overhead_ns_a7=O7 overhead_ns_a15=O15] a7=C0,..,C31
- *	a15=C0,..,C31
+ *	ns_per_op=T ops=N [overhead_ns_a7=O7 overhead_ns_a15=O15] [work_ns_a7=W7
+ *	work_ns_a15=W15] [kthread_ns_a7=K7 kthread_ns_a15=K15]
+ *	[kernel_owed_ns_a7=D7 kernel_owed_ns_a15=D15] a7=C0,..,C31 a15=C0,..,C31
  *
  * T is guest time (CLOCK_MONOTONIC, read by a system call so that a task
  * slowed by the CPU speed emulation has paid for its work first). a7 and
@@ -25,7 +26,13 @@
  * CPU speed emulation's own time per operation on each core type's CPUs
  * of the affinity (virt_cpu_speed/cpuN/overhead_ns: its hooks, charged as
  * no work, whose instructions the counts leave out where
- * virt_cpu_speed/classes_without_own says Y).
+ * virt_cpu_speed/classes_without_own says Y). W7 and W15 are the work it
+ * charged to user tasks there (work_ns: ns at the reference's speed, or
+ * where it counts cycles at the top rate of the CPU's clock), K7 and K15
+ * the run time of kernel threads (kthread_ns), D7 and D15, counting
+ * cycles, the stall their work and the idle task's owed, which the next
+ * user task pays (kernel_owed_ns); all per operation, each pair where
+ * every CPU of the affinity has the counter.
  *
  * The probes, each as the benchmark that published the board's figure
  * does it:
@@ -87,7 +94,7 @@
 #define NR_COUNTS	(2 * NR_CLASSES + 2 * NR_EVENTS)
 #define MAX_CPUS	8
 #define CLASSES_PATH	"/sys/kernel/debug/virt_cpu_speed/cpu%d/insn_classes"
-#define OVERHEAD_PATH	"/sys/kernel/debug/virt_cpu_speed/cpu%d/overhead_ns"
+#define SPEED_PATH	"/sys/kernel/debug/virt_cpu_speed/cpu%d/%s"
 #define A15_FIRST_CPU	4
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -163,33 +170,52 @@ static bool read_classes(uint64_t *a7, uint64_t *a15)
 }
 
 /*
- * The CPU speed emulation's own time in user tasks' run time (its hooks:
- * virt_cpu_speed/cpuN/overhead_ns), summed over the A7s (@ovh[0]) and
- * the A15s (@ovh[1]); false where there is none.
+ * The CPU speed emulation's counters that the line gives, per operation
+ * and core type (virt_cpu_speed/cpuN/<name>): its own time in user tasks'
+ * run time (its hooks), the work it charged to user tasks (ns at the top
+ * rate of the CPU's clock where it counts cycles), the run time of kernel
+ * threads and, counting cycles, what their work and the idle task's owed
+ * (paid by the next user task).
  */
-static bool read_overhead(uint64_t *ovh)
+static const char *const speed_counters[] = {
+	"overhead_ns", "work_ns", "kthread_ns", "kernel_owed_ns",
+};
+
+#define NR_SPEED	ARRAY_SIZE(speed_counters)
+
+/*
+ * Each of speed_counters[], summed over the A7s (@v[2 * i]) and the A15s
+ * (@v[2 * i + 1]) of the affinity; @have[i] false where a CPU has no such
+ * counter (a kernel without it) or it cannot be read.
+ */
+static void read_speed(uint64_t *v, bool *have)
 {
-	unsigned long long v;
+	unsigned long long x;
 	char path[96];
+	unsigned int i;
 	int cpu, ok;
 	FILE *f;
 
-	ovh[0] = 0;
-	ovh[1] = 0;
+	for (i = 0; i < NR_SPEED; i++) {
+		v[2 * i] = 0;
+		v[2 * i + 1] = 0;
+		have[i] = true;
+	}
 	for (cpu = 0; cpu < MAX_CPUS; cpu++) {
 		if (!CPU_ISSET(cpu, &counted))
 			continue;
-		snprintf(path, sizeof(path), OVERHEAD_PATH, cpu);
-		f = fopen(path, "r");
-		if (!f)
-			return false;
-		ok = fscanf(f, "%llu", &v) == 1;
-		fclose(f);
-		if (!ok)
-			return false;
-		ovh[cpu >= A15_FIRST_CPU] += v;
+		for (i = 0; i < NR_SPEED; i++) {
+			snprintf(path, sizeof(path), SPEED_PATH, cpu, speed_counters[i]);
+			f = fopen(path, "r");
+			ok = f && fscanf(f, "%llu", &x) == 1;
+			if (f)
+				fclose(f);
+			if (ok)
+				v[2 * i + (cpu >= A15_FIRST_CPU)] += x;
+			else
+				have[i] = false;
+		}
 	}
-	return true;
 }
 
 static void print_counts(const char *core, const uint64_t *c0,
@@ -480,30 +506,27 @@ static const struct probe probes[] = {
 };
 
 /*
- * Time @n operations of @run, and their class counts; in @ovh the
- * emulation's overhead per operation on the A7s and the A15s, -1 where
- * there is none.
+ * Time @n operations of @run, and their class counts; in @spd each of
+ * speed_counters[] per operation on the A7s and the A15s (read_speed()'s
+ * order), -1 where there are none.
  */
 static double measure(void (*run)(unsigned long), unsigned long n,
-		      uint64_t *a7, uint64_t *a15, bool *classes, double *ovh)
+		      uint64_t *a7, uint64_t *a15, bool *classes, double *spd)
 {
-	uint64_t a7_0[NR_COUNTS], a15_0[NR_COUNTS], t0, t1, o0[2], o1[2];
-	bool have_ovh;
+	uint64_t a7_0[NR_COUNTS], a15_0[NR_COUNTS], t0, t1;
+	uint64_t s0[2 * NR_SPEED], s1[2 * NR_SPEED];
+	bool h0[NR_SPEED], h1[NR_SPEED];
+	unsigned int i;
 
 	*classes = read_classes(a7_0, a15_0);
-	have_ovh = read_overhead(o0);
+	read_speed(s0, h0);
 	t0 = sys_now_ns();
 	run(n);
 	t1 = sys_now_ns();
-	ovh[0] = -1;
-	ovh[1] = -1;
-	if (have_ovh && read_overhead(o1)) {
-		ovh[0] = (double)(o1[0] - o0[0]) / n;
-		ovh[1] = (double)(o1[1] - o0[1]) / n;
-	}
+	read_speed(s1, h1);
+	for (i = 0; i < 2 * NR_SPEED; i++)
+		spd[i] = h0[i / 2] && h1[i / 2] ? (double)(s1[i] - s0[i]) / n : -1;
 	if (*classes && read_classes(a7, a15)) {
-		int i;
-
 		for (i = 0; i < NR_COUNTS; i++) {
 			a7[i] -= a7_0[i];
 			a15[i] -= a15_0[i];
@@ -519,7 +542,7 @@ int main(int argc, char **argv)
 	uint64_t a7[NR_COUNTS], a15[NR_COUNTS], zero[NR_COUNTS] = { 0 };
 	unsigned long n, warm, per = 1;
 	const struct probe *p = NULL;
-	double ns, ovh[2], self_ovh[2];
+	double ns, spd[2 * NR_SPEED], self_spd[2 * NR_SPEED];
 	bool classes;
 	char *end;
 	size_t i;
@@ -593,11 +616,11 @@ int main(int argc, char **argv)
 		unsigned long loads = n;
 
 		p_chase(warm * per);
-		ns = measure(p_chase, loads * per, a7, a15, &classes, ovh);
+		ns = measure(p_chase, loads * per, a7, a15, &classes, spd);
 		n = loads * per;
 	} else {
 		p->run(warm);
-		ns = measure(p->run, n, a7, a15, &classes, ovh);
+		ns = measure(p->run, n, a7, a15, &classes, spd);
 	}
 	if (p->run == p_round_trip)
 		partner_end();
@@ -617,7 +640,7 @@ int main(int argc, char **argv)
 		if (pipe(self_pipe))
 			die("pipe");
 		p_self_pipe(warm);
-		self_ns = measure(p_self_pipe, n, s7, s15, &sc, self_ovh);
+		self_ns = measure(p_self_pipe, n, s7, s15, &sc, self_spd);
 		ns = ns / 2 - self_ns;
 		for (k = 0; k < NR_COUNTS && classes && sc; k++) {
 			/* Per switch: half of a round trip's, less the pipe's. */
@@ -629,8 +652,11 @@ int main(int argc, char **argv)
 
 	printf("ns_per_op=%.1f ops=%lu", ns, n);
 	/* The main measurement's, not the ctx probe's pipe in one process. */
-	if (ovh[0] >= 0)
-		printf(" overhead_ns_a7=%.1f overhead_ns_a15=%.1f", ovh[0], ovh[1]);
+	for (i = 0; i < NR_SPEED; i++) {
+		if (spd[2 * i] >= 0)
+			printf(" %s_a7=%.1f %s_a15=%.1f", speed_counters[i], spd[2 * i],
+			       speed_counters[i], spd[2 * i + 1]);
+	}
 	if (!strcmp(p->name, "memcpy"))
 		printf(" mb_s=%.1f", ns > 0 ? MEMCPY_BYTES * 1e3 / ns : -1.0);
 	if (classes) {
