@@ -277,7 +277,10 @@ boot)
 	# No firmware sets the Cortex-A15's IBE bit under QEMU: every CPU says
 	# so at boot. Kept in the log, not shown.
 	noise="Spectre v2: firmware did not set auxiliary control register IBE bit"
-	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs, guest time from the instruction count, $scale instructions a ns)"
+	what="guest time from the instruction count, $scale instructions a ns"
+	[ "$cost" = insns ] || [ ${#counters[@]} -eq 0 ] ||
+		what+="; a CPU's time from its cycles under the cost model ($cost, ${weights#"$top"/})"
+	echo "==> booting the virtual Odroid-XU4 (QEMU TCG, 8 vCPUs, $what)"
 	# The console goes to a regular file, which takes every write whole,
 	# and is shown from there. On a pipe (-serial stdio) QEMU's writes
 	# are non-blocking: when the reader falls behind, the UART's
