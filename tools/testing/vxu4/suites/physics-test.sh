@@ -193,22 +193,25 @@ for run in $(echo "$ut" | value run | distinct); do
 	# against 99.3 x 37.5 / 36.95). The cluster's median CPU is held to
 	# the single task: that the periodic work takes its time.
 	cpus=$(echo "$ut" | value cpu "run=$run" | distinct)
-	declare -A busy=()
+	declare -A uline=() busy=() med=()
 	for cpu in $cpus; do
-		busy[$cpu]=$(echo "$ut" | grep -E "(^| )run=$run( |$)" | grep -E "(^| )cpu=$cpu( |$)" |
-			value busy | tr -d % | median)
+		uline[$cpu]=$(echo "$ut" | grep -E "(^| )run=$run( |$)" | grep -E "(^| )cpu=$cpu( |$)")
+		busy[$cpu]=$(echo "${uline[$cpu]}" | value busy | tr -d % | median)
 	done
-	for cpu in $cpus; do
-		line=$(echo "$ut" | grep -E "(^| )run=$run( |$)" | grep -E "(^| )cpu=$cpu( |$)")
-		med=$(for c in $cpus; do
-			[ $((c >= 4)) = $((cpu >= 4)) ] && echo "${busy[$c]}"
+	# Each cluster's median (0: the A7s, 1: the A15s).
+	for k in 0 1; do
+		med[$k]=$(for c in $cpus; do
+			[ $((c >= 4)) = "$k" ] && echo "${busy[$c]}"
 		done | median)
-		want=$(awk -v u="$uref" -v b="${busy[$cpu]}" -v m="$med" \
-			'BEGIN { printf "%.1f", (m > 0) ? u * b / m : u }')
-		within "periodic, $n tasks at once ($run): cpu$cpu at $(echo "$line" | value khz | head -1) kHz (busy ${busy[$cpu]}%, its cluster's median $med%): mean util_avg at wakeup equals the single task's $uref x ${busy[$cpu]} / $med" \
-			"$want" "$(echo "$line" | value mean | median)" 3
 	done
-	unset busy
+	for cpu in $cpus; do
+		m=${med[$((cpu >= 4))]}
+		want=$(awk -v u="$uref" -v b="${busy[$cpu]}" -v m="$m" \
+			'BEGIN { printf "%.1f", (m > 0) ? u * b / m : u }')
+		within "periodic, $n tasks at once ($run): cpu$cpu at $(echo "${uline[$cpu]}" | value khz | head -1) kHz (busy ${busy[$cpu]}%, its cluster's median $m%): mean util_avg at wakeup equals the single task's $uref x ${busy[$cpu]} / $m" \
+			"$want" "$(echo "${uline[$cpu]}" | value mean | median)" 3
+	done
+	unset uline busy med
 done
 
 # --- power meters: per run and meter, (P_leak + 4 * P_wfi) * T for the
