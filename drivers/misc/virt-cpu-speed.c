@@ -69,7 +69,7 @@
  * take their cycles' time too: they never return to user space to pay, so
  * the CPU owes what they did faster than their cycles allow, and the next
  * user task to run on it pays that ("kernel_owed_ns"), with what a task
- * that exited there still owed.
+ * that exited there still owed after its last payment.
  *
  * Where each hook is, and why:
  *  - cpu_idle tracepoint: the idle loop's WFI halts the vCPU, so k changes
@@ -90,6 +90,11 @@
  *    task on the CPU. The probe runs with preemption off: the wait keeps
  *    interrupts on between WFIs and ends as soon as the CPU must
  *    reschedule; what is left is paid later;
+ *  - sched_process_fork and sched_process_exit tracepoints: a user task
+ *    that forks pays for the copy before its child is woken, and one that
+ *    exits pays once do_exit() has torn its memory down, before
+ *    exit_notify() wakes its parent: on the board the child and the parent
+ *    would not run before that work was done;
  *  - the stall's own WFI changes k too: the vCPU is halted while it waits
  *    and counted as running while it handles the interrupts that wake it;
  *  - the hooks' own code is no work of the task's: each takes the progress
@@ -117,8 +122,9 @@
  * Limits: where the counts are instructions, the work of kernel threads
  * and of the idle task is not slowed (they never return to user space);
  * where they are cycles, the next user task pays for it within its own
- * run time, where a board would spend it before the task runs; the debt
- * of a task that exits (counting instructions), or that the table of debts
+ * run time, where a board would spend it before the task runs; what a task
+ * that exits owes for its work after the sched_process_exit tracepoint
+ * (counting instructions), or the debt of a task that the table of debts
  * (VCS_SAVED_BUCKETS * VCS_SAVED_WAYS tasks) has no room for, is dropped
  * (counted in "dropped_ns"); with the fair-share estimate, k is what this kernel sees, not
  * QEMU's own count: instructions run with the halt state unchanged (an
@@ -468,9 +474,11 @@ static DEFINE_RAW_SPINLOCK(vcs_saved_lock);
 /*
  * @p, a user task, leaves this CPU owing vc->debt: keep it for @p. A task
  * that finds its bucket full drops a debt (the evicted entry's); one that
- * exits drops its own, or where the counts are cycles leaves it to the CPU,
- * whose next user task pays it: its way out (the exit of its memory and
- * files) took that time on the board before anything else ran there.
+ * exits has paid for its memory's teardown (vcs_process_exit()) and drops
+ * what it owes for the rest of its way out, or where the counts are cycles
+ * leaves it to the CPU, whose next user task pays it: that way out (its
+ * files, the notice to its parent) took that time on the board before
+ * anything else ran there.
  */
 static void vcs_save_debt(struct vcs_cpu *vc, struct task_struct *p)
 {
@@ -620,6 +628,32 @@ static ktime_t vcs_period(unsigned int running)
 }
 
 /*
+ * Add @owe ns to @debt (this CPU's vc->debt or vc->kdebt), counting it in
+ * the statistic @owed; a debt never grows past VCS_MAX_DEBT_NS, and what
+ * would is counted as dropped.
+ */
+static void vcs_owe(struct vcs_cpu *vc, s64 *debt, s64 owe, enum vcs_counter owed)
+{
+	atomic64_add(owe, &vc->counters[owed]);
+	*debt += owe;
+	if (*debt > (s64)VCS_MAX_DEBT_NS) {
+		atomic64_add(*debt - VCS_MAX_DEBT_NS, &vc->counters[VCS_DROPPED]);
+		*debt = VCS_MAX_DEBT_NS;
+	}
+}
+
+/*
+ * The next interval of this CPU starts at @now, with the progress @share:
+ * what vcs_account() charges next is measured from here.
+ */
+static void vcs_mark(struct vcs_cpu *vc, u64 now, u64 share)
+{
+	vc->last = now;
+	vc->share = share;
+	vc->halted_mark = vcs_halted_ns(vc, now);
+}
+
+/*
  * Where the counts are cycles, kernel threads and the idle task take their
  * cycles' time too: @progress, run in @ran ns of the vCPU's own (its halts
  * left out), should have taken its cycles over the clock's rate. They
@@ -632,14 +666,8 @@ static void vcs_account_kernel(struct vcs_cpu *vc, u64 progress, u64 ran)
 	s64 owe = (s64)mul_u64_u32_shr(cycles, READ_ONCE(vc->ns_mult), VCS_NS_SHIFT) -
 		  (s64)ran;
 
-	if (owe <= 0)
-		return;
-	atomic64_add(owe, &vc->counters[VCS_KOWED]);
-	vc->kdebt += owe;
-	if (vc->kdebt > (s64)VCS_MAX_DEBT_NS) {
-		atomic64_add(vc->kdebt - VCS_MAX_DEBT_NS, &vc->counters[VCS_DROPPED]);
-		vc->kdebt = VCS_MAX_DEBT_NS;
-	}
+	if (owe > 0)
+		vcs_owe(vc, &vc->kdebt, owe, VCS_KOWED);
 }
 
 /* Account the interval since the last call: work, and the debt it makes. */
@@ -654,9 +682,7 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 	u64 work, should;
 	s64 owe;
 
-	vc->share = clock;
-	vc->last = now;
-	vc->halted_mark = halted;
+	vcs_mark(vc, now, clock);
 	if (vc->stalling || !READ_ONCE(enable))
 		return;
 
@@ -691,12 +717,7 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 		atomic64_add(-owe, &vc->counters[VCS_SHORTFALL]);
 		return;
 	}
-	atomic64_add(owe, &vc->counters[VCS_OWED]);
-	vc->debt += owe;
-	if (vc->debt > (s64)VCS_MAX_DEBT_NS) {
-		atomic64_add(vc->debt - VCS_MAX_DEBT_NS, &vc->counters[VCS_DROPPED]);
-		vc->debt = VCS_MAX_DEBT_NS;
-	}
+	vcs_owe(vc, &vc->debt, owe, VCS_OWED);
 }
 
 /*
@@ -710,9 +731,7 @@ static void vcs_skip(struct vcs_cpu *vc, u64 now)
 {
 	u64 dt = now - vc->last;
 
-	vc->share = vcs_progress(vc, now, 0);
-	vc->last = now;
-	vc->halted_mark = vcs_halted_ns(vc, now);
+	vcs_mark(vc, now, vcs_progress(vc, now, 0));
 	if (!vc->busy || !vc->user || vc->stalling || !READ_ONCE(enable))
 		return;
 	vc->debt = max_t(s64, vc->debt - (s64)dt, -VCS_MAX_CREDIT_NS);
@@ -763,9 +782,7 @@ static void vcs_pay(struct vcs_cpu *vc, u64 start)
 	atomic64_add(now - start, &vc->counters[VCS_STALL]);
 	atomic64_inc(&vc->counters[VCS_STALLS]);
 	/* The stall is no work: the next interval starts here. */
-	vc->last = now;
-	vc->halted_mark = vcs_halted_ns(vc, now);
-	vc->share = vcs_progress(vc, now, 1);
+	vcs_mark(vc, now, vcs_progress(vc, now, 1));
 }
 
 /*
@@ -806,10 +823,11 @@ static void vcs_stall(struct callback_head *head)
 }
 
 /*
- * A user task enters a system call: it pays what it owes first, as its
- * work before the call would have taken that much longer.
+ * The running user task pays what it owes now, from a tracepoint's probe
+ * (preemption off): its work so far is accounted, and the probe's own
+ * time is no work of the task's.
  */
-static void vcs_sys_enter(void *data, struct pt_regs *regs, long id)
+static void vcs_pay_now(void)
 {
 	struct vcs_cpu *vc;
 	unsigned long flags;
@@ -821,10 +839,39 @@ static void vcs_sys_enter(void *data, struct pt_regs *regs, long id)
 		now = ktime_get_ns();
 		vcs_account(vc, now);
 		vcs_pay(vc, now);
-		/* This probe is no work of the task's. */
 		vcs_skip(vc, ktime_get_ns());
 	}
 	local_irq_restore(flags);
+}
+
+/*
+ * A user task enters a system call: it pays what it owes first, as its
+ * work before the call would have taken that much longer.
+ */
+static void vcs_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	vcs_pay_now();
+}
+
+/*
+ * A user task forked: it pays for the copy (copy_process()) before the
+ * child is woken (wake_up_new_task() comes after this tracepoint in
+ * kernel_clone()), so that the child does not run beside that payment.
+ */
+static void vcs_process_fork(void *data, struct task_struct *parent,
+			     struct task_struct *child)
+{
+	vcs_pay_now();
+}
+
+/*
+ * A user task exits, its memory torn down (exit_mm() comes just before
+ * this tracepoint in do_exit()): it pays for that before exit_notify()
+ * tells its parent, which on the board waits for the teardown too.
+ */
+static void vcs_process_exit(void *data, struct task_struct *p)
+{
+	vcs_pay_now();
 }
 
 /*
@@ -1395,9 +1442,8 @@ static int __init vcs_init(void)
 		vc->halted = !cpu_online(cpu);
 		vc->idle_idx = -1;
 		vc->pm_idx = -1;
-		vc->last = now;
 		vc->halted_since = now;
-		vc->share = vcs_progress(vc, now, 0);
+		vcs_mark(vc, now, vcs_progress(vc, now, 0));
 	}
 
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "misc/virt_cpu_speed:online",
@@ -1414,9 +1460,15 @@ static int __init vcs_init(void)
 	ret = register_trace_sys_enter(vcs_sys_enter, NULL);
 	if (ret)
 		goto err_switch;
-	ret = cpu_pm_register_notifier(&vcs_pm_nb);
+	ret = register_trace_sched_process_fork(vcs_process_fork, NULL);
 	if (ret)
 		goto err_sys_enter;
+	ret = register_trace_sched_process_exit(vcs_process_exit, NULL);
+	if (ret)
+		goto err_fork;
+	ret = cpu_pm_register_notifier(&vcs_pm_nb);
+	if (ret)
+		goto err_exit;
 
 	vcs_debugfs_init();
 	/* The CPUs in WFI now count themselves out at their next idle entry. */
@@ -1430,6 +1482,10 @@ static int __init vcs_init(void)
 			vcs_insns ? "each vCPU's instruction count" : "the fair share");
 	return 0;
 
+err_exit:
+	unregister_trace_sched_process_exit(vcs_process_exit, NULL);
+err_fork:
+	unregister_trace_sched_process_fork(vcs_process_fork, NULL);
 err_sys_enter:
 	unregister_trace_sys_enter(vcs_sys_enter, NULL);
 err_switch:
