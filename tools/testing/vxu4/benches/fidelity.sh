@@ -20,6 +20,8 @@
 #   REPS=1                repetitions of each probe in a boot
 #   SCALE_PCT=100         the probes' operation counts, percent
 #   HB_A=5 HB_B=10        hackbench's two loop counts (-g 10 -s 4096)
+#   ONLY=                 what to run, some of the probes' names, aes and
+#                         hackbench, separated by commas (default: all)
 #   VXU4_TIMEOUT=7200     seconds before a boot is stopped
 #   KERNEL=               a variant of the board's kernel (nolockdebug: no
 #                         lock debugging, as the boards' figures were
@@ -43,6 +45,8 @@ reps=$(env_int REPS 1 1 1000 "repetitions of each probe") || exit
 pct=$(env_int SCALE_PCT 100 1 1000 "the probes' operation counts, percent") || exit
 hb_a=$(env_int HB_A 5 1 100000 "hackbench's first loop count") || exit
 hb_b=$(env_int HB_B 10 1 100000 "hackbench's second loop count") || exit
+only=$(env_match ONLY "" '[a-z0-9-]+(,[a-z0-9-]+)*' \
+	"probe names, aes or hackbench, separated by commas (tools/testing/vxu4/guest/fidelity)") || exit
 [ "$hb_b" -gt "$hb_a" ] || env_bad "HB_B=$hb_b: want more loops than HB_A=$hb_a"
 timeout=$(env_int VXU4_TIMEOUT 7200 1 1000000 "seconds before a boot is stopped") || exit
 costs=$(env_match COSTS "insns cycles" '(insns|cycles|cycles-cache)( (insns|cycles|cycles-cache))*' \
@@ -64,7 +68,7 @@ if [ -n "$kernel" ]; then
 	export VXU4_KERNEL
 fi
 
-echo "==> fidelity: COSTS=\"$costs\" VXU4_TIME_SCALE=$scale REPS=$reps SCALE_PCT=$pct HB_A=$hb_a HB_B=$hb_b, kernel ${kernel:-board}, results in ${out#"$top"/}"
+echo "==> fidelity: COSTS=\"$costs\" VXU4_TIME_SCALE=$scale REPS=$reps SCALE_PCT=$pct HB_A=$hb_a HB_B=$hb_b${only:+ ONLY=$only}, kernel ${kernel:-board}, results in ${out#"$top"/}"
 logs=()
 for c in $costs; do
 	t0=$(date +%s)
@@ -74,7 +78,7 @@ for c in $costs; do
 		VXU4_CLASSES=$out/$c.classes \
 		"$top/tools/testing/vxu4/suites/boot.py" fidelity --stdout --dtb "$dtb" \
 		--log "$out/$c.log" vxu4.reps="$reps" vxu4.scale_pct="$pct" \
-		vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" |
+		vxu4.hb_a="$hb_a" vxu4.hb_b="$hb_b" ${only:+vxu4.fid_only="$only"} |
 		while IFS= read -r line; do
 			printf '%s %s\n' "$(date +%s.%N)" "$line"
 		done >"$out/$c.raw" ||

@@ -226,6 +226,8 @@ refused "fidelity SCALE_PCT=2000" "fidelity.sh: SCALE_PCT=2000: want a whole num
 	SCALE_PCT=2000 $f
 refused "fidelity WEIGHTS naming no file" "fidelity.sh: WEIGHTS=$tmp/nosuch: no such file" \
 	WEIGHTS="$tmp/nosuch" $f
+refused "fidelity ONLY='null fork'" "fidelity.sh: ONLY=null fork: want probe names, aes or hackbench" \
+	ONLY="null fork" $f
 refused "timescale-bench SCALES='8 08'" "timescale-bench.sh: SCALES=8 08: 8 twice" SCALES="8 08" $t
 refused "eas-behaviour VXU4_TIME_SCALE=65" "eas-behaviour-test.sh: VXU4_TIME_SCALE=65: want a whole number from 1 to 64" \
 	VXU4_TIME_SCALE=65 tools/testing/vxu4/suites/eas-behaviour-test.sh --ktap
