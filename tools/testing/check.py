@@ -265,6 +265,8 @@ def describe_boot(reg: Registry, b: Boot) -> str:
         parts.append("a disk")
     if b.scale is not None:
         parts.append(f"K = {b.scale}")
+    if b.cost:
+        parts.append(f"cost {b.cost}" + (f" ({b.weights})" if b.weights else ""))
     if b.timeout is not None:
         parts.append(f"timeout {b.timeout} s")
     return f"{', '.join(parts)}; {' '.join(b.kernel_args(env)) or '(no arguments)'} -> {b.log}"

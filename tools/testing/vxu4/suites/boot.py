@@ -7,7 +7,8 @@ Usage: boot.py NAME [--log FILE] [--dtb FILE] [--kernel FILE] [--initrd FILE]
 
 Boots [boot.NAME] of tools/testing/vxu4/suites/registry.toml with scripts/vxu4.sh:
 its kernel (build/obj's zImage, build/obj-debug's for kernel = "debug",
-or the caller's VXU4_KERNEL), DTB, initramfs, time scale, timeout (the
+or the caller's VXU4_KERNEL), DTB, initramfs, time scale, cost model and
+its weights (VXU4_COST, VXU4_WEIGHTS, where the boot sets them), timeout (the
 caller's VXU4_TIMEOUT wins) and arguments (vxu4.mode=MODE, then args,
 then KERNEL_ARG...: what a suite adds or changes, each replacing a
 declared argument of the same name, e.g. a count it was given);
@@ -85,7 +86,7 @@ def main(argv: list[str]) -> int:
     if boot.initrd == "none" and "initrd" in opts:
         return fail(f"boot {name} has no initramfs (initrd = \"none\" in {reg.rel()}): drop --initrd")
 
-    env = registry.environ()
+    env = boot.environ(TOP, registry.environ())
     files = registry.plan_files(reg, boot, env)
     if "kernel" in opts:
         files["kernel"] = str(Path(opts["kernel"]).resolve())
@@ -104,8 +105,6 @@ def main(argv: list[str]) -> int:
     env["VXU4_LOG"] = str(log)
     if "disk" in opts:
         env["VXU4_DISK"] = opts["disk"]
-    if boot.scale is not None:
-        env["VXU4_TIME_SCALE"] = str(boot.scale)
     if boot.timeout is not None and not env.get("VXU4_TIMEOUT"):
         env["VXU4_TIMEOUT"] = str(boot.timeout)
 

@@ -26,8 +26,9 @@ ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")
 
 BOOT_KEYS: dict[str, type] = {
     "about": str, "mode": str, "args": list, "log": str, "kernel": str, "dtb": str,
-    "scale": int, "timeout": int, "initrd": str, "disk": bool,
+    "scale": int, "timeout": int, "initrd": str, "disk": bool, "cost": str, "weights": str,
 }
+COSTS: tuple[str, ...] = ("insns", "cycles", "cycles-cache")
 SUITE_KEYS: dict[str, type] = {
     "name": str, "tiers": list, "run": list, "prepare": list, "boots": list, "makes": list,
     "boots-via": str, "isolated": bool, "builds": str, "target": str,
@@ -55,6 +56,20 @@ class Boot:
     initrd: str
     disk: bool
     line: int
+    cost: str = ""
+    weights: str = ""
+
+    def environ(self, top: Path, env: dict[str, str]) -> dict[str, str]:
+        """env with what this boot sets of scripts/vxu4.sh's settings: its
+        time scale, cost and weights."""
+        out = dict(env)
+        if self.scale is not None:
+            out["VXU4_TIME_SCALE"] = str(self.scale)
+        if self.cost:
+            out["VXU4_COST"] = self.cost
+        if self.weights:
+            out["VXU4_WEIGHTS"] = str(top / self.weights)
+        return out
 
     def kernel_args(self, env: dict[str, str]) -> list[str]:
         """Its kernel arguments, ${VAR:-DEFAULT} taken from env."""
@@ -253,7 +268,13 @@ def load(path: Path, top: Path) -> Registry:
         timeout = b.get("timeout")
         if timeout is not None and not 1 <= timeout <= 1000000:
             raise bad(t, "timeout", f"timeout {timeout}: want 1 to 1000000 s")
-        for k in ("log", "dtb"):
+        cost = b.get("cost", "")
+        if cost not in ("",) + COSTS:
+            raise bad(t, "cost", f"cost '{cost}': want one of {', '.join(COSTS)} or none (insns)")
+        if "weights" in b and cost not in ("cycles", "cycles-cache"):
+            raise bad(t, "weights", "weights without cost = \"cycles\" or \"cycles-cache\": "
+                      "the weights are the cycle model's")
+        for k in ("log", "dtb", "weights"):
             if k in b and (b[k].startswith("/") or ".." in b[k].split("/")):
                 raise bad(t, k, f"'{b[k]}': want a path inside the tree, from its top")
         args = words(t, "args", b.get("args", []))
@@ -262,7 +283,8 @@ def load(path: Path, top: Path) -> Registry:
         reg.boots[name] = Boot(name=name, about=b["about"], mode=b.get("mode", ""), args=args,
                                log=b["log"], kernel=kernel, dtb=b.get("dtb", "build/vxu4.dtb"),
                                scale=scale, timeout=timeout, initrd=initrd,
-                               disk=b.get("disk", False), line=_line_of(text, t))
+                               disk=b.get("disk", False), line=_line_of(text, t),
+                               cost=cost, weights=b.get("weights", ""))
 
     targets: dict[str, str] = {}
     for sid, s in suites.items():
@@ -430,6 +452,7 @@ def scale_of(boot: Boot, env: dict[str, str]) -> str:
 
 def want_stamp(reg: Registry, boot: Boot, env: dict[str, str]) -> dict[str, object]:
     """The stamp a current log of boot (no overrides) has."""
+    env = boot.environ(reg.top, env)
     s = stamp(reg.top, plan_files(reg, boot, env), boot.kernel_args(env), env)
     s["scale"] = scale_of(boot, env)
     return s
