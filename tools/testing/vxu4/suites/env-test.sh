@@ -470,6 +470,16 @@ sed -i "${n}s/check-idle/check-boost/" "$list"
 refused "check.sh: a make target on two suites" \
 	"check.sh: $list line $n: [suite.idle] target: make target check-boost is suite boost's too" $c --targets
 cp "$tmp/suites.toml" "$list"
+n=$(grep -n '^cost = "cycles-cache"$' "$list" | cut -d: -f1)
+sed -i "${n}s/cycles-cache/cycels/" "$list"
+refused "check.sh: a boot of a cost that is none" \
+	"check.sh: $list line $n: [boot.cycles] cost: cost 'cycels': want one of insns, cycles, cycles-cache" \
+	$c --targets
+cp "$tmp/suites.toml" "$list"
+sed -i "${n}d" "$list"
+refused "check.sh: weights without the cycle model" \
+	"check.sh: $list line $n: [boot.cycles] weights: weights without cost" $c --targets
+cp "$tmp/suites.toml" "$list"
 echo 'name = ' >>"$list"
 refused "check.sh: a file that is not TOML" "check.sh: $list: not TOML: " $c --targets
 cp "$tmp/suites.toml" "$list"

@@ -28,7 +28,9 @@
 # a copy of the scripts with fake build files and a stubbed QEMU); the
 # test runner on a made-up registry (check-test.sh: its KTAP and closing
 # line, its lanes, a judge after its boot, a log reused only when
-# current); and the host
+# current); the cost model's judge (cycles-test.py --self-check: made-up
+# fidelity logs, fork unpaid or overpaid, a loop charged past its counts,
+# a probe missing); and the host
 # reports (bench-, boost-, idle-, pelt-, timescale-bench-report.py, vxu4log.py)
 # on cut, garbled and impossible console logs, a bad OUT_DIR, --em JSON
 # or stamps, stdout full or closed (reports-test.py). One KTAP document.
@@ -78,6 +80,7 @@ judge bench-configs "${vxu4py[@]}" "$top/tools/testing/vxu4/benches/bench-config
 judge commit-subjects "$top/tools/testing/commit-subjects-test.sh"
 judge settings "$top/tools/testing/vxu4/suites/env-test.sh"
 judge check.sh "$top/tools/testing/check-test.sh"
+judge cycles-test.py "${vxu4py[@]}" "$top/tools/testing/vxu4/suites/cycles-test.py" --self-check
 
 # --- The reports on bad input (reports-test.py: made-up logs, no boot) ---
 judge reports "${vxu4py[@]}" "$top/tools/testing/vxu4/suites/reports-test.py"

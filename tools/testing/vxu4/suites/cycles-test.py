@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""A CPU's time is its cycles: the cost model's accounting, judged on a
+boot of the probes that counts cycles. KTAP.
+
+Usage: cycles-test.py LOG WEIGHTS
+       cycles-test.py --self-check   (its own judgement on made-up logs)
+
+LOG is the console of a vxu4.mode=fidelity boot under VXU4_COST=cycles
+or cycles-cache ([boot.cycles] of registry.toml), WEIGHTS the cost
+model's weights it booted with. For each probe, on each core type, the
+ratio of the guest's time an operation at its CPU's clock (elapsed
+cycles) to the cycles its instruction class counts and memory events
+make under WEIGHTS (counted cycles). Judged:
+
+  - the loops of one process (null, read, write, sigcatch, the
+    UnixBench system call and pipe loops, memcpy, the 16 MiB pointer
+    chase) take at most 1.05 of their counted cycles: one busy CPU is
+    charged no more than the plugin counted (measured up to 0.98);
+  - fork, whose child runs on another CPU of the cluster while the
+    parent waits, takes 0.90 to 1.20 times the ratio of the system call
+    loops (the median of null, read, write, sigcatch, ub-syscall,
+    ub-pipe): the parent's copy and the child's exit are paid before the
+    other side runs (the sched_process_fork and sched_process_exit
+    payments of drivers/misc/virt-cpu-speed.c). Above 1, what the
+    child's CPU owes for its idle exit and kernel threads, which the
+    child pays in the window: measured 1.02-1.03 on the board's kernel
+    (lockdep) and 1.09-1.10 without lock debugging, K = 8, fitted
+    weights. Without those payments fork's ratio was 0.65 (A15) and 0.73
+    (A7) of the loops'.
+
+Not judged, printed as diagnostics: each ratio's lower side. The loops
+take 0.92-0.98 of their counted cycles without lock debugging, but on
+the board's kernel 0.81-0.93, and memcpy on the A7 0.69 (its work
+charged 12.7 ms, its time 9.0 ms: debt left unpaid at its window's
+end), for a cause not found; the page fault probe 0.63-0.82; the
+probes of two processes that wake each other (pipe, ctx, ub-ctx), which
+pay part of their work after the wakeup, beside the other side,
+0.56-1.10.
+
+Exit: 0 (KTAP on standard output), 2 for bad input (one line naming the
+file and the fix).
+"""
+
+import hashlib
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+from typing import Dict, List, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BENCHES = os.path.join(HERE, "..", "benches")
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import vxu4log  # noqa: E402
+
+
+def _fidelity():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location(
+        "fidelity_report", os.path.join(BENCHES, "fidelity-report.py"))
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+fr = _fidelity()
+
+# The loops of one process, judged on their upper side; the system call
+# loops among them, fork's reference; the probes only shown.
+ONE = ["null", "read", "write", "sigcatch", "ub-syscall", "ub-pipe", "memcpy", "lat-16m"]
+SYSCALLS = ["null", "read", "write", "sigcatch", "ub-syscall", "ub-pipe"]
+SHOWN = ["pagefault", "pipe", "ctx", "ub-ctx"]
+ONE_MAX = 1.05
+FORK_LOW, FORK_HIGH = 0.90, 1.20
+
+
+def check_stamp(log: str, weights: str) -> None:
+    """Where LOG.boot exists, WEIGHTS must be the file the boot had."""
+    try:
+        with open(log + ".boot", encoding="utf-8") as f:
+            st = json.load(f)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as e:
+        vxu4log.die(f"{log}.boot: unreadable ({e}); fix: boot it again (make check-cycles)")
+    want = st.get("files", {}).get("weights") if isinstance(st, dict) else None
+    try:
+        with open(weights, "rb") as f:
+            got = hashlib.sha256(f.read()).hexdigest()
+    except OSError as e:
+        vxu4log.die(f"{weights}: {e.strerror}; fix: give the weights the boot ran with")
+    if want and want != got:
+        vxu4log.die(f"{weights}: not the weights {log} was booted with ({log}.boot); "
+                    "fix: give those, or boot it again (make check-cycles)")
+
+
+def ratios(probes: List[Dict[str, object]], w: Dict[str, List[float]]
+           ) -> Dict[Tuple[str, str], Tuple[float, float, float]]:
+    """(probe, core): elapsed cycles, counted cycles, their ratio (the
+    median probe line's, over the repetitions)."""
+    by: Dict[Tuple[str, str], List[Tuple[float, float]]] = {}
+    for p in probes:
+        core = fr.core_of(int(str(p["cpu"])))
+        counts = p[core]
+        if counts is None:
+            continue
+        elapsed = float(str(p["ns"])) * int(str(p["khz"])) / 1e6
+        by.setdefault((str(p["name"]), core), []).append((elapsed, fr.model(counts, w[core])))
+    out = {}
+    for k, v in by.items():
+        v.sort(key=lambda ec: ec[0] / ec[1] if ec[1] > 0 else 0.0)
+        e, c = v[len(v) // 2]
+        out[k] = (e, c, e / c if c > 0 else 0.0)
+    return out
+
+
+def judge(log: str, weights: str) -> Tuple[List[Tuple[bool, str]], List[str]]:
+    """LOG's results (passed, what) and its diagnostics."""
+    head, probes, _ = fr.read_log(log)
+    w = fr.read_weights(weights)
+    check_stamp(log, weights)
+    tests: List[Tuple[bool, str]] = []
+    diag: List[str] = []
+    unit, own = head.get("unit"), head.get("own")
+    tests.append((unit == "cycles" and own == "Y",
+                  f"the boot counts cycles, its class counts without the emulation's own code "
+                  f"(unit={unit} own={own})"))
+    r = ratios(probes, w)
+    for core in ("a15", "a7"):
+        cpu = core.upper()
+        missing = [n for n in ONE + ["fork"] + SHOWN if (n, core) not in r]
+        tests.append((not missing, f"every probe on the {cpu} has a line with class counts"
+                      + (f" (missing: {', '.join(missing)})" if missing else "")))
+        for name in ONE:
+            if (name, core) in r:
+                e, c, q = r[(name, core)]
+                tests.append((q <= ONE_MAX, f"{name} on the {cpu} takes no more than its counted "
+                              f"cycles: {e:.0f} elapsed, {c:.0f} counted, {q:.3f} "
+                              f"(want at most {ONE_MAX})"))
+        loops = sorted(r[(n, core)][2] for n in SYSCALLS if (n, core) in r)
+        if loops and ("fork", core) in r:
+            ref = loops[len(loops) // 2] if len(loops) % 2 else \
+                (loops[len(loops) // 2 - 1] + loops[len(loops) // 2]) / 2
+            e, c, q = r[("fork", core)]
+            rel = q / ref if ref > 0 else 0.0
+            tests.append((FORK_LOW <= rel <= FORK_HIGH,
+                          f"fork on the {cpu} takes its counted cycles as the system call loops "
+                          f"do: {e:.0f} elapsed, {c:.0f} counted, {q:.3f}, {rel:.3f} times the "
+                          f"loops' {ref:.3f} (want {FORK_LOW}-{FORK_HIGH})"))
+        for name in SHOWN:
+            if (name, core) in r:
+                e, c, q = r[(name, core)]
+                diag.append(f"{name} on the {cpu} (not judged): {e:.0f} elapsed, "
+                            f"{c:.0f} counted, {q:.3f}")
+    return tests, diag
+
+
+def made_up(path: str, w: Dict[str, List[float]], ratio: Dict[str, float],
+            drop: str = "") -> None:
+    """A fidelity console at PATH whose probes take RATIO (default 0.95)
+    of their counted cycles under W, each count in the kernel's "other"
+    class; without probe DROP."""
+    k = fr.index_of("kernel", "other")
+    lines = ["@fid unit=cycles scale=8 lockdep=0 own=Y"]
+    for core, cpu, khz in (("a15", 4, 2000000), ("a7", 0, 1400000)):
+        for name in ONE + ["fork"] + SHOWN:
+            if name == drop:
+                continue
+            counts = [0.0] * fr.NCOUNTS
+            counts[k] = 1000.0
+            ns = ratio.get(name, 0.95) * 1000.0 * w[core][k] * 1e6 / khz
+            zero = ",".join(["0"] * fr.NCOUNTS)
+            mine = ",".join(f"{v:.2f}" for v in counts)
+            lines.append(f"@fid_probe rep=1 name={name} cpu={cpu} cpus={cpu} khz={khz} "
+                         f"ns_per_op={ns:.1f} ops=10 "
+                         f"a7={mine if core == 'a7' else zero} a15={mine if core == 'a15' else zero}")
+    lines.append("@fid_done")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def self_check() -> List[Tuple[bool, str]]:
+    """The judgement on made-up logs with known answers."""
+    weights = os.path.join(HERE, "..", "board", "cycle-weights-fitted")
+    w = fr.read_weights(weights)
+    out: List[Tuple[bool, str]] = []
+    cases: List[Tuple[str, Dict[str, float], str, List[str]]] = [
+        ("every probe at 0.95 of its counts, fork too: all pass", {}, "", []),
+        ("fork at 0.62 (its copy and exit unpaid): fork fails on both cores",
+         {"fork": 0.62}, "", ["fork on the A15", "fork on the A7"]),
+        ("fork at 1.20: fork fails", {"fork": 1.20}, "", ["fork on the A15", "fork on the A7"]),
+        ("memcpy at 1.10 (charged past its counts): memcpy fails", {"memcpy": 1.10}, "",
+         ["memcpy on the A15", "memcpy on the A7"]),
+        ("memcpy at 0.60, pipe at 0.50 (lower sides, not judged): all pass",
+         {"memcpy": 0.60, "pipe": 0.50}, "", []),
+        ("no ub-ctx line: the probe lines' check fails", {}, "ub-ctx",
+         ["every probe on the A15", "every probe on the A7"]),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "cycles.log")
+        for what, ratio, drop, fails in cases:
+            made_up(log, w, ratio, drop)
+            tests, _ = judge(log, weights)
+            failed = [t for ok, t in tests if not ok]
+            good = (len(failed) == len(fails)
+                    and all(any(t.startswith(f) for t in failed) for f in fails))
+            out.append((good, what + ("" if good else f" (failed: {failed})")))
+    return out
+
+
+def main() -> int:
+    if sys.argv[1:] == ["--self-check"]:
+        tests: List[Tuple[bool, str]] = self_check()
+        diag: List[str] = []
+    elif len(sys.argv) == 3:
+        tests, diag = judge(sys.argv[1], sys.argv[2])
+    else:
+        vxu4log.die("usage: cycles-test.py LOG WEIGHTS, or --self-check")
+    print("KTAP version 1")
+    print(f"1..{len(tests)}")
+    for d in diag:
+        print(f"# {d}")
+    for i, (ok, what) in enumerate(tests, 1):
+        print(f"{'ok' if ok else 'not ok'} {i} {what}")
+    return 0
+
+
+if __name__ == "__main__":
+    vxu4log.guard(main)
