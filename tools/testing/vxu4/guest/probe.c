@@ -32,7 +32,9 @@
  * the run time of kernel threads (kthread_ns), D7 and D15, counting
  * cycles, the stall their work and the idle task's owed, which the next
  * user task pays (kernel_owed_ns); all per operation, each pair where
- * every CPU of the affinity has the counter.
+ * every CPU of the affinity has the counter. The counts and counters are
+ * read around the time, and an empty window's (the same reads, no
+ * operation) are taken off them: the work of the reads, not timed.
  *
  * The probes, each as the benchmark that published the board's figure
  * does it:
@@ -506,26 +508,39 @@ static const struct probe probes[] = {
 };
 
 /*
- * Time @n operations of @run, and their class counts; in @spd each of
- * speed_counters[] per operation on the A7s and the A15s (read_speed()'s
- * order), -1 where there are none.
+ * One window: the class counts and speed counters read around the guest
+ * time of @n operations of @run. Return: the time, ns; the counts'
+ * growth in @a7, @a15 (@classes false where there are none) and the
+ * counters' in @spd (read_speed()'s order), with @have.
  */
-static double measure(void (*run)(unsigned long), unsigned long n,
-		      uint64_t *a7, uint64_t *a15, bool *classes, double *spd)
+static uint64_t window(void (*run)(unsigned long), unsigned long n,
+		       uint64_t *a7, uint64_t *a15, bool *classes, int64_t *spd,
+		       bool *have)
 {
 	uint64_t a7_0[NR_COUNTS], a15_0[NR_COUNTS], t0, t1;
 	uint64_t s0[2 * NR_SPEED], s1[2 * NR_SPEED];
-	bool h0[NR_SPEED], h1[NR_SPEED];
+	bool h1[NR_SPEED];
 	unsigned int i;
 
 	*classes = read_classes(a7_0, a15_0);
-	read_speed(s0, h0);
+	read_speed(s0, have);
+	/*
+	 * A system call pays the task's debt before it runs, but that
+	 * payment ends early where another task waits for the CPU; the
+	 * clock would then be read before the work is paid. A yield lets
+	 * that task run first, and the clock's read pays the rest.
+	 */
+	sched_yield();
 	t0 = sys_now_ns();
-	run(n);
+	if (n)
+		run(n);
+	sched_yield();
 	t1 = sys_now_ns();
 	read_speed(s1, h1);
 	for (i = 0; i < 2 * NR_SPEED; i++)
-		spd[i] = h0[i / 2] && h1[i / 2] ? (double)(s1[i] - s0[i]) / n : -1;
+		spd[i] = (int64_t)(s1[i] - s0[i]);
+	for (i = 0; i < NR_SPEED; i++)
+		have[i] = have[i] && h1[i];
 	if (*classes && read_classes(a7, a15)) {
 		for (i = 0; i < NR_COUNTS; i++) {
 			a7[i] -= a7_0[i];
@@ -534,7 +549,37 @@ static double measure(void (*run)(unsigned long), unsigned long n,
 	} else {
 		*classes = false;
 	}
-	return (double)(t1 - t0) / n;
+	return t1 - t0;
+}
+
+/*
+ * Time @n operations of @run, and their class counts; in @spd each of
+ * speed_counters[] per operation on the A7s and the A15s (read_speed()'s
+ * order), -1 where there are none. The counts and counters are read
+ * around the time, so that they hold the work of those reads too, and of
+ * the debt those reads make, which the time's first read pays before it
+ * reads the clock: an empty window's counts and counters (an operation's
+ * worth of nothing) are taken off, as what two reads in a row count.
+ */
+static double measure(void (*run)(unsigned long), unsigned long n,
+		      uint64_t *a7, uint64_t *a15, bool *classes, double *spd)
+{
+	uint64_t z7[NR_COUNTS], z15[NR_COUNTS], t;
+	int64_t sz[2 * NR_SPEED], sn[2 * NR_SPEED];
+	bool hz[NR_SPEED], hn[NR_SPEED], cz;
+	unsigned int i;
+
+	window(run, 0, z7, z15, &cz, sz, hz);
+	t = window(run, n, a7, a15, classes, sn, hn);
+	for (i = 0; i < 2 * NR_SPEED; i++)
+		spd[i] = hz[i / 2] && hn[i / 2] ?
+			 (double)(sn[i] > sz[i] ? sn[i] - sz[i] : 0) / n : -1;
+	*classes = *classes && cz;
+	for (i = 0; i < NR_COUNTS && *classes; i++) {
+		a7[i] = a7[i] > z7[i] ? a7[i] - z7[i] : 0;
+		a15[i] = a15[i] > z15[i] ? a15[i] - z15[i] : 0;
+	}
+	return (double)t / n;
 }
 
 int main(int argc, char **argv)
