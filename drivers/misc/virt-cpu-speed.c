@@ -126,10 +126,14 @@
  * that exits owes for its work after the sched_process_exit tracepoint
  * (counting instructions), or the debt of a task that the table of debts
  * (VCS_SAVED_BUCKETS * VCS_SAVED_WAYS tasks) has no room for, is dropped
- * (counted in "dropped_ns"); with the fair-share estimate, k is what this kernel sees, not
- * QEMU's own count: instructions run with the halt state unchanged (an
- * interrupt handler in the idle loop's WFI, a CPU going down) are counted
- * on the wrong side. Under a QEMU
+ * (counted in "dropped_ns"); a payment cut short because another task
+ * must run lets what follows it run before the rest is paid: from the
+ * sys_enter tracepoint, the system call itself (a read of the clock among
+ * them), which on the board would come after the task's work; with the
+ * fair-share estimate, k is what this kernel sees, not QEMU's own count:
+ * instructions run with the halt state unchanged (an interrupt handler in
+ * the idle loop's WFI, a CPU going down) are counted on the wrong side.
+ * Under a QEMU
  * without icount (each vCPU on its own host thread) the model is wrong:
  * boot with "virt_cpu_speed.enable=0" there.
  */
