@@ -11,32 +11,31 @@ or cycles-cache ([boot.cycles] of registry.toml), WEIGHTS the cost
 model's weights it booted with. For each probe, on each core type, the
 ratio of the guest's time an operation at its CPU's clock (elapsed
 cycles) to the cycles its instruction class counts and memory events
-make under WEIGHTS (counted cycles). Judged:
+make under WEIGHTS (counted cycles; vxu4-probe takes an empty window's
+counts off, the work of its own reads). Judged:
 
   - the loops of one process (null, read, write, sigcatch, the
     UnixBench system call and pipe loops, memcpy, the 16 MiB pointer
-    chase) take at most 1.05 of their counted cycles: one busy CPU is
-    charged no more than the plugin counted (measured up to 0.98);
+    chase) take 0.95 to 1.05 of their counted cycles: the CPU speed
+    emulation charges a busy CPU what the plugin counted, and the task
+    pays it within the window. Measured 0.983-1.015 on the board's
+    kernel (lockdep, this boot) and 0.981-1.006 without lock debugging
+    (make fidelity, SCALE_PCT=25), K = 8, the fitted weights, one boot
+    each;
   - fork, whose child runs on another CPU of the cluster while the
-    parent waits, takes 0.90 to 1.20 times the ratio of the system call
-    loops (the median of null, read, write, sigcatch, ub-syscall,
-    ub-pipe): the parent's copy and the child's exit are paid before the
-    other side runs (the sched_process_fork and sched_process_exit
-    payments of drivers/misc/virt-cpu-speed.c). Above 1, what the
-    child's CPU owes for its idle exit and kernel threads, which the
-    child pays in the window: measured 1.02-1.03 on the board's kernel
-    (lockdep) and 1.09-1.10 without lock debugging, K = 8, fitted
-    weights. Without those payments fork's ratio was 0.65 (A15) and 0.73
-    (A7) of the loops'.
+    parent waits, takes 0.95 to 1.20 of its counted cycles: the
+    parent's copy and the child's exit are paid before the other side
+    runs (the sched_process_fork and sched_process_exit payments of
+    drivers/misc/virt-cpu-speed.c). Measured 1.146 (A15) and 1.103
+    (A7) on the board's kernel, 1.140 and 1.129 without lock debugging:
+    time in its window beyond what its CPUs count, which was not
+    measured further. Without those payments, fork took 0.62 (A15) and
+    0.68 (A7) of its counted cycles.
 
-Not judged, printed as diagnostics: each ratio's lower side. The loops
-take 0.92-0.98 of their counted cycles without lock debugging, but on
-the board's kernel 0.81-0.93, and memcpy on the A7 0.69 (its work
-charged 12.7 ms, its time 9.0 ms: debt left unpaid at its window's
-end), for a cause not found; the page fault probe 0.63-0.82; the
-probes of two processes that wake each other (pipe, ctx, ub-ctx), which
-pay part of their work after the wakeup, beside the other side,
-0.56-1.10.
+Not judged, printed as diagnostics: the page fault probe (1.03-1.06 in
+those boots, its excess not measured), and the probes of two processes
+that wake each other (pipe, ctx, ub-ctx: 0.59-0.99), which pay part of
+their work after the wakeup, beside the other side.
 
 Exit: 0 (KTAP on standard output), 2 for bad input (one line naming the
 file and the fix).
@@ -68,13 +67,11 @@ def _fidelity():  # type: ignore[no-untyped-def]
 
 fr = _fidelity()
 
-# The loops of one process, judged on their upper side; the system call
-# loops among them, fork's reference; the probes only shown.
+# The loops of one process; the probes only shown.
 ONE = ["null", "read", "write", "sigcatch", "ub-syscall", "ub-pipe", "memcpy", "lat-16m"]
-SYSCALLS = ["null", "read", "write", "sigcatch", "ub-syscall", "ub-pipe"]
 SHOWN = ["pagefault", "pipe", "ctx", "ub-ctx"]
-ONE_MAX = 1.05
-FORK_LOW, FORK_HIGH = 0.90, 1.20
+ONE_LOW, ONE_HIGH = 0.95, 1.05
+FORK_LOW, FORK_HIGH = 0.95, 1.20
 
 
 def check_stamp(log: str, weights: str) -> None:
@@ -137,19 +134,15 @@ def judge(log: str, weights: str) -> Tuple[List[Tuple[bool, str]], List[str]]:
         for name in ONE:
             if (name, core) in r:
                 e, c, q = r[(name, core)]
-                tests.append((q <= ONE_MAX, f"{name} on the {cpu} takes no more than its counted "
+                tests.append((ONE_LOW <= q <= ONE_HIGH, f"{name} on the {cpu} takes its counted "
                               f"cycles: {e:.0f} elapsed, {c:.0f} counted, {q:.3f} "
-                              f"(want at most {ONE_MAX})"))
-        loops = sorted(r[(n, core)][2] for n in SYSCALLS if (n, core) in r)
-        if loops and ("fork", core) in r:
-            ref = loops[len(loops) // 2] if len(loops) % 2 else \
-                (loops[len(loops) // 2 - 1] + loops[len(loops) // 2]) / 2
+                              f"(want {ONE_LOW}-{ONE_HIGH})"))
+        if ("fork", core) in r:
             e, c, q = r[("fork", core)]
-            rel = q / ref if ref > 0 else 0.0
-            tests.append((FORK_LOW <= rel <= FORK_HIGH,
-                          f"fork on the {cpu} takes its counted cycles as the system call loops "
-                          f"do: {e:.0f} elapsed, {c:.0f} counted, {q:.3f}, {rel:.3f} times the "
-                          f"loops' {ref:.3f} (want {FORK_LOW}-{FORK_HIGH})"))
+            tests.append((FORK_LOW <= q <= FORK_HIGH,
+                          f"fork on the {cpu} takes its counted cycles, its child on another CPU: "
+                          f"{e:.0f} elapsed, {c:.0f} counted, {q:.3f} "
+                          f"(want {FORK_LOW}-{FORK_HIGH})"))
         for name in SHOWN:
             if (name, core) in r:
                 e, c, q = r[(name, core)]
@@ -160,7 +153,7 @@ def judge(log: str, weights: str) -> Tuple[List[Tuple[bool, str]], List[str]]:
 
 def made_up(path: str, w: Dict[str, List[float]], ratio: Dict[str, float],
             drop: str = "") -> None:
-    """A fidelity console at PATH whose probes take RATIO (default 0.95)
+    """A fidelity console at PATH whose probes take RATIO (default 0.97)
     of their counted cycles under W, each count in the kernel's "other"
     class; without probe DROP."""
     k = fr.index_of("kernel", "other")
@@ -171,7 +164,7 @@ def made_up(path: str, w: Dict[str, List[float]], ratio: Dict[str, float],
                 continue
             counts = [0.0] * fr.NCOUNTS
             counts[k] = 1000.0
-            ns = ratio.get(name, 0.95) * 1000.0 * w[core][k] * 1e6 / khz
+            ns = ratio.get(name, 0.97) * 1000.0 * w[core][k] * 1e6 / khz
             zero = ",".join(["0"] * fr.NCOUNTS)
             mine = ",".join(f"{v:.2f}" for v in counts)
             lines.append(f"@fid_probe rep=1 name={name} cpu={cpu} cpus={cpu} khz={khz} "
@@ -188,14 +181,16 @@ def self_check() -> List[Tuple[bool, str]]:
     w = fr.read_weights(weights)
     out: List[Tuple[bool, str]] = []
     cases: List[Tuple[str, Dict[str, float], str, List[str]]] = [
-        ("every probe at 0.95 of its counts, fork too: all pass", {}, "", []),
+        ("every probe at 0.97 of its counts, fork too: all pass", {}, "", []),
         ("fork at 0.62 (its copy and exit unpaid): fork fails on both cores",
          {"fork": 0.62}, "", ["fork on the A15", "fork on the A7"]),
-        ("fork at 1.20: fork fails", {"fork": 1.20}, "", ["fork on the A15", "fork on the A7"]),
+        ("fork at 1.25: fork fails", {"fork": 1.25}, "", ["fork on the A15", "fork on the A7"]),
         ("memcpy at 1.10 (charged past its counts): memcpy fails", {"memcpy": 1.10}, "",
          ["memcpy on the A15", "memcpy on the A7"]),
-        ("memcpy at 0.60, pipe at 0.50 (lower sides, not judged): all pass",
-         {"memcpy": 0.60, "pipe": 0.50}, "", []),
+        ("memcpy at 0.90 (its work not all paid in the window): memcpy fails",
+         {"memcpy": 0.90}, "", ["memcpy on the A15", "memcpy on the A7"]),
+        ("pipe at 0.50, pagefault at 1.10 (not judged): all pass",
+         {"pipe": 0.50, "pagefault": 1.10}, "", []),
         ("no ub-ctx line: the probe lines' check fails", {}, "ub-ctx",
          ["every probe on the A15", "every probe on the A7"]),
     ]

@@ -29,8 +29,8 @@
 # test runner on a made-up registry (check-test.sh: its KTAP and closing
 # line, its lanes, a judge after its boot, a log reused only when
 # current); the cost model's judge (cycles-test.py --self-check: made-up
-# fidelity logs, fork unpaid or overpaid, a loop charged past its counts,
-# a probe missing); and the host
+# fidelity logs, fork unpaid or overpaid, a loop charged past its counts
+# or not paid in its window, a probe missing); and the host
 # reports (bench-, boost-, idle-, pelt-, timescale-bench-report.py, vxu4log.py)
 # on cut, garbled and impossible console logs, a bad OUT_DIR, --em JSON
 # or stamps, stdout full or closed (reports-test.py). One KTAP document.
