@@ -68,6 +68,9 @@ NAMES = CLASSES + EVENTS
 # probes of two processes (fork, pipe, ctx, ub-ctx), run as the boards ran
 # them (vxu4-fidelity: a cluster's CPUs, not pinned) but timed with their
 # wakeups, idle and cross-CPU waits, which no weight a class stands for.
+# fork takes its counted cycles (1.10-1.15 of them), but its counts make
+# half the boards' figures: fitted with the others, it stays 43-47% under
+# them and pulls null to +17-20% (A15; fidelity boot 20261207-211824).
 FIT = {"a15": ["null", "read", "write", "sigcatch", "pagefault", "aes"],
        "a7": ["ub-syscall", "ub-pipe", "aes"]}
 # And, where the counts have the memory events, the memory probes. The
