@@ -119,9 +119,11 @@ def index_of(mode: str, name: str) -> int:
 FIX = "run make fidelity again (the log is cut or garbled)"
 
 
-def read_log(log: str) -> Tuple[Dict[str, str], List[Probe], Dict[int, float]]:
-    """LOG's header, probes and hackbench's time for each loop count."""
-    lg = vxu4log.Log(log, "boot it first (make fidelity)", FIX)
+def read_log(log: str, make: str = "make fidelity"
+             ) -> Tuple[Dict[str, str], List[Probe], Dict[int, float]]:
+    """LOG's header, probes and hackbench's time for each loop count; a
+    missing LOG is to be made by MAKE."""
+    lg = vxu4log.Log(log, f"boot it first ({make})", FIX)
     heads = lg.records("fid")
     if not heads:
         raise vxu4log.LogError(log, 0, "", "no @fid line: not a fidelity boot's console, "

@@ -116,7 +116,7 @@ def ratios(probes: List[Dict[str, object]], w: Dict[str, List[float]]
 
 def judge(log: str, weights: str) -> Tuple[List[Tuple[bool, str]], List[str]]:
     """LOG's results (passed, what) and its diagnostics."""
-    head, probes, _ = fr.read_log(log)
+    head, probes, _ = fr.read_log(log, "make check-cycles")
     w = fr.read_weights(weights)
     check_stamp(log, weights)
     tests: List[Tuple[bool, str]] = []
