@@ -44,6 +44,7 @@ Exit: 0, 2 for bad input (a log with no probe line, an unreadable file).
 
 import json
 import math
+from dataclasses import dataclass
 import os
 import statistics
 import sys
@@ -83,7 +84,24 @@ FIT_MEMORY = ["memcpy", "lat-16m"]
 MIN_WEIGHT = 0.1
 
 
-Probe = Dict[str, object]
+@dataclass(frozen=True)
+class Probe:
+    """A probe line: its name, CPU, clock (kHz), guest ns an operation,
+    operations, and its class counts on each core type (None: "none");
+    events: whether they have the memory events."""
+
+    name: str
+    cpu: int
+    khz: int
+    ns: float
+    ops: int
+    a7: Optional[List[float]]
+    a15: Optional[List[float]]
+    events: bool
+
+    def counts(self, core: str) -> Optional[List[float]]:
+        """The counts of CORE's CPUs."""
+        return self.a7 if core == "a7" else self.a15
 
 
 def counts(rec: vxu4log.Record, key: str) -> Tuple[Optional[List[float]], bool]:
@@ -139,8 +157,8 @@ def read_log(log: str, make: str = "make fidelity"
         cpu, khz, ops = rec.need_int("cpu", 0, 7), rec.need_int("khz", 1), rec.need_int("ops", 1)
         a7, _ = counts(rec, "a7")
         a15, events = counts(rec, "a15")
-        probes.append({"name": name, "cpu": cpu, "khz": khz, "ns": ns, "ops": ops,
-                       "a7": a7, "a15": a15, "events": events})
+        probes.append(Probe(name=name, cpu=cpu, khz=khz, ns=ns, ops=ops, a7=a7, a15=a15,
+                            events=events))
     if not probes:
         raise vxu4log.LogError(log, 0, "", "no @fid_probe line", FIX)
     hb: Dict[int, float] = {}
@@ -157,7 +175,7 @@ def probe_table(log: str, probes: List[Probe]) -> Tuple[List[str], List[Dict[str
     """The table of LOG's probes against the boards, and its rows as data."""
     by: Dict[Tuple[str, str], List[float]] = {}
     for p in probes:
-        by.setdefault((str(p["name"]), core_of(int(p["cpu"]))), []).append(float(p["ns"]))
+        by.setdefault((p.name, core_of(p.cpu)), []).append(p.ns)
     rows, data = [], []
     for (name, core), ns in by.items():
         med = statistics.median(ns)
@@ -318,21 +336,22 @@ def fit_report(log: str, probes: List[Probe], prior: Dict[str, List[float]],
         ratio: Dict[str, float] = {}
         missing: List[str] = []
         for name in FIT[core] + FIT_MEMORY:
-            ps = [p for p in probes if p["name"] == name and core_of(int(p["cpu"])) == core
-                  and p[core] is not None]
+            ps = [p for p in probes if p.name == name and core_of(p.cpu) == core
+                  and p.counts(core) is not None]
             y = board_cycles(name, core)
             if y is None:
                 continue
             if not ps:
-                if any(p["name"] == name and core_of(int(p["cpu"])) == core for p in probes):
+                if any(p.name == name and core_of(p.cpu) == core for p in probes):
                     missing.append(name)
                 continue
-            if name in FIT_MEMORY and not all(p["events"] for p in probes if p["name"] == name):
+            if name in FIT_MEMORY and not all(p.events for p in probes if p.name == name):
                 continue
-            counted = [statistics.median(p[core][i] for p in ps) for i in range(NCOUNTS)]
+            counted = [statistics.median((p.counts(core) or [])[i] for p in ps)
+                       for i in range(NCOUNTS)]
             # What the guest charged: its time at its clock, in cycles
             # (counts of the boot's own weights: the prior).
-            ch = statistics.median(float(p["ns"]) * int(p["khz"]) / 1e6 for p in ps)
+            ch = statistics.median(p.ns * p.khz / 1e6 for p in ps)
             m0 = model(counted, prior[core])
             if charged_basis and m0 > 0 and ch > 0:
                 counted = [v * ch / m0 for v in counted]

@@ -47,7 +47,8 @@ import json
 import os
 import sys
 import tempfile
-from typing import Dict, List, Tuple
+import types
+from typing import Any, Dict, List, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCHES = os.path.join(HERE, "..", "benches")
@@ -56,7 +57,9 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import vxu4log  # noqa: E402
 
 
-def _fidelity():  # type: ignore[no-untyped-def]
+def _fidelity() -> types.ModuleType:
+    """fidelity-report.py, whose name is no module's: its log and weights
+    readers and its model."""
     spec = importlib.util.spec_from_file_location(
         "fidelity_report", os.path.join(BENCHES, "fidelity-report.py"))
     assert spec and spec.loader
@@ -94,18 +97,18 @@ def check_stamp(log: str, weights: str) -> None:
                     "fix: give those, or boot it again (make check-cycles)")
 
 
-def ratios(probes: List[Dict[str, object]], w: Dict[str, List[float]]
+def ratios(probes: List[Any], w: Dict[str, List[float]]
            ) -> Dict[Tuple[str, str], Tuple[float, float, float]]:
     """(probe, core): elapsed cycles, counted cycles, their ratio (the
     median probe line's, over the repetitions)."""
     by: Dict[Tuple[str, str], List[Tuple[float, float]]] = {}
     for p in probes:
-        core = fr.core_of(int(str(p["cpu"])))
-        counts = p[core]
+        core = fr.core_of(p.cpu)
+        counts = p.counts(core)
         if counts is None:
             continue
-        elapsed = float(str(p["ns"])) * int(str(p["khz"])) / 1e6
-        by.setdefault((str(p["name"]), core), []).append((elapsed, fr.model(counts, w[core])))
+        elapsed = p.ns * p.khz / 1e6
+        by.setdefault((p.name, core), []).append((elapsed, fr.model(counts, w[core])))
     out = {}
     for k, v in by.items():
         v.sort(key=lambda ec: ec[0] / ec[1] if ec[1] > 0 else 0.0)
