@@ -128,7 +128,6 @@ def main(argv: list[str]) -> int:
         # Refused before booting (scripts/vxu4.sh said why): no stamp.
         return rc
     st = registry.stamp(TOP, files, args, env)
-    st["scale"] = registry.scale_of(boot, env)
     st["boot"] = name
     st["status"] = rc
     try:

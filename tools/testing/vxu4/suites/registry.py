@@ -414,11 +414,13 @@ def boot_files(top: Path, env: dict[str, str]) -> dict[str, str]:
 
 def stamp(top: Path, files: dict[str, str], args: list[str], env: dict[str, str]) -> dict[str, object]:
     """What a boot was: its files' SHA-256, its arguments, the settings of
-    scripts/vxu4.sh that change what the guest runs."""
+    scripts/vxu4.sh that change what the guest runs, its time scale (env
+    holds the boot's own: Boot.environ())."""
     return {
         "files": {k: _sha256(Path(v)) for k, v in sorted(files.items()) if v != "none"},
         "args": args,
         "env": {k: env.get(k, "") for k in STAMP_ENV},
+        "scale": env.get("VXU4_TIME_SCALE", ""),
     }
 
 
@@ -446,16 +448,10 @@ def plan_files(reg: Registry, boot: Boot, env: dict[str, str]) -> dict[str, str]
     return files
 
 
-def scale_of(boot: Boot, env: dict[str, str]) -> str:
-    return str(boot.scale) if boot.scale is not None else env.get("VXU4_TIME_SCALE", "")
-
-
 def want_stamp(reg: Registry, boot: Boot, env: dict[str, str]) -> dict[str, object]:
     """The stamp a current log of boot (no overrides) has."""
     env = boot.environ(reg.top, env)
-    s = stamp(reg.top, plan_files(reg, boot, env), boot.kernel_args(env), env)
-    s["scale"] = scale_of(boot, env)
-    return s
+    return stamp(reg.top, plan_files(reg, boot, env), boot.kernel_args(env), env)
 
 
 def expand(reg: Registry, argv: tuple[str, ...]) -> list[str]:
