@@ -44,10 +44,10 @@ Exit: 0, 2 for bad input (a log with no probe line, an unreadable file).
 
 import json
 import math
-from dataclasses import dataclass
 import os
 import statistics
 import sys
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
