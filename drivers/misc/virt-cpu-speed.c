@@ -679,14 +679,14 @@ static void vcs_account(struct vcs_cpu *vc, u64 now)
 {
 	u64 clock = vcs_progress(vc, now, 1);
 	u64 progress = clock - vc->share, dt = now - vc->last;
-	u64 halted = vcs_halted_ns(vc, now);
-	u64 ran = dt - min(dt, halted - vc->halted_mark);
+	u64 halted_mark = vc->halted_mark, ran;
 	unsigned long speed = clamp_t(unsigned long, READ_ONCE(vc->speed_fine), 1,
 				      SCHED_CAPACITY_SCALE << VCS_SPEED_SHIFT);
 	u64 work, should;
 	s64 owe;
 
 	vcs_mark(vc, now, clock);
+	ran = dt - min(dt, vc->halted_mark - halted_mark);
 	if (vc->stalling || !READ_ONCE(enable))
 		return;
 
