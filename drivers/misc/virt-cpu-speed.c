@@ -95,6 +95,12 @@
  *    exits pays once do_exit() has torn its memory down, before
  *    exit_notify() wakes its parent: on the board the child and the parent
  *    would not run before that work was done;
+ *  - sched_waking tracepoint, where the counts are cycles: a user task
+ *    that wakes another pays first, so that the task it wakes (a pipe's
+ *    reader, say) does not run beside that payment on another CPU. The
+ *    probe runs with the wakee's pi_lock held and interrupts off, so the
+ *    task pays by spinning, up to VCS_MAX_SPIN_NS, whatever the debt's
+ *    size;
  *  - the stall's own WFI changes k too: the vCPU is halted while it waits
  *    and counted as running while it handles the interrupts that wake it;
  *  - the hooks' own code is no work of the task's: each takes the progress
@@ -126,7 +132,11 @@
  * that exits owes for its work after the sched_process_exit tracepoint
  * (counting instructions), or the debt of a task that the table of debts
  * (VCS_SAVED_BUCKETS * VCS_SAVED_WAYS tasks) has no room for, is dropped
- * (counted in "dropped_ns"); a payment cut short because another task
+ * (counted in "dropped_ns"); where the counts are instructions, a task
+ * that wakes another pays at its next payment, which the woken task may
+ * run beside (the spin before a wakeup is the cycles' only); a debt past
+ * VCS_MAX_SPIN_NS at a wakeup pays its rest later, the same way; a
+ * payment cut short because another task
  * must run lets what follows it run before the rest is paid: from the
  * sys_enter tracepoint, the system call itself (a read of the clock among
  * them), which on the board would come after the task's work; with the
@@ -197,6 +207,11 @@
 #define VCS_MAX_DEBT_NS		(100 * NSEC_PER_MSEC)
 /* A stall that overshot (its wakeup's own path) is taken off the next. */
 #define VCS_MAX_CREDIT_NS	(1 * NSEC_PER_MSEC)
+/*
+ * At most this much is paid by spinning before a wakeup, with interrupts
+ * off (a few of the board's ticks at most); the rest is paid later.
+ */
+#define VCS_MAX_SPIN_NS		(500 * NSEC_PER_USEC)
 /*
  * The debts of user tasks that left a CPU owing: a hash table of
  * VCS_SAVED_BUCKETS buckets of VCS_SAVED_WAYS entries.
@@ -343,6 +358,8 @@ struct vcs_work {
  * @VCS_KOWED: where the counts are cycles, stall owed for the work of
  *	       kernel threads and of the idle task, which the next user task
  *	       on the CPU pays, ns
+ * @VCS_SPIN: where the counts are cycles, stall paid by spinning before a
+ *	      user task wakes another task (counted in @VCS_STALL too), ns
  */
 enum vcs_counter {
 	VCS_WORK,
@@ -357,6 +374,7 @@ enum vcs_counter {
 	VCS_WAKES,
 	VCS_OVERHEAD,
 	VCS_KOWED,
+	VCS_SPIN,
 	VCS_NR_COUNTERS
 };
 
@@ -373,6 +391,7 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
 	[VCS_WAKES] = "wakes",
 	[VCS_OVERHEAD] = "overhead_ns",
 	[VCS_KOWED] = "kernel_owed_ns",
+	[VCS_SPIN] = "spin_ns",
 };
 
 /**
@@ -790,6 +809,41 @@ static void vcs_pay(struct vcs_cpu *vc, u64 start)
 }
 
 /*
+ * Pay this CPU's debt, up to VCS_MAX_SPIN_NS of it, from @start on, in the
+ * context of the running user task, by spinning: for a caller that must
+ * keep interrupts off. A WFI would return at once while an interrupt is
+ * pending and masked, so the vCPU runs through the wait and takes its
+ * share; under QEMU's icount the loop's instructions are guest time. Spin
+ * on sched_clock, the arch timer as is, whose reads cost fewer
+ * instructions than ktime_get_ns()'s; not cpu_relax(), whose YIELD ends
+ * the vCPU's turn at every iteration. Debts of any size are paid, as the
+ * wait costs no wakeup.
+ */
+static void vcs_pay_spin(struct vcs_cpu *vc, u64 start)
+{
+	u64 now, end;
+	s64 paid;
+
+	if (vc->debt <= 0)
+		return;
+	/* The spin is the emulation's, up to the caller's vcs_skip(). */
+	WRITE_ONCE(*vc->own, 1);
+	now = local_clock();
+	end = now + min_t(s64, vc->debt, VCS_MAX_SPIN_NS);
+	while (local_clock() < end)
+		barrier();
+	now = ktime_get_ns();
+
+	/* Closed loop, as vcs_pay()'s. */
+	paid = now - start;
+	vc->debt = max_t(s64, vc->debt - paid, -VCS_MAX_CREDIT_NS);
+	atomic64_add(paid, &vc->counters[VCS_STALL]);
+	atomic64_add(paid, &vc->counters[VCS_SPIN]);
+	atomic64_inc(&vc->counters[VCS_STALLS]);
+	vcs_mark(vc, now, vcs_progress(vc, now, 1));
+}
+
+/*
  * The task_work queued by the tick: pay this CPU's debt (the one we run on
  * now, not necessarily the one that asked) on the way back to user space.
  */
@@ -876,6 +930,35 @@ static void vcs_process_fork(void *data, struct task_struct *parent,
 static void vcs_process_exit(void *data, struct task_struct *p)
 {
 	vcs_pay_now();
+}
+
+/*
+ * A task wakes @p (try_to_wake_up(), with @p's pi_lock held and interrupts
+ * off, before @p is queued): where the counts are cycles, the running user
+ * task, if it is the waker, first pays what it owes, by spinning. On the
+ * board its work up to here (a pipe's write, say) would have taken that
+ * long before @p could run; paid after, at its next system call, that
+ * time would overlap @p's run on another CPU. A wakeup from an interrupt
+ * is no work of the running task's, and a task that wakes itself pays
+ * nothing here.
+ */
+static void vcs_sched_waking(void *data, struct task_struct *p)
+{
+	struct vcs_cpu *vc;
+	unsigned long flags;
+	u64 now;
+
+	if (!vcs_cycles || !in_task() || p == current || !READ_ONCE(enable))
+		return;
+	local_irq_save(flags);
+	vc = this_cpu_ptr(&vcs_cpus);
+	if (vc->busy && vc->user && !vc->stalling) {
+		now = ktime_get_ns();
+		vcs_account(vc, now);
+		vcs_pay_spin(vc, now);
+		vcs_skip(vc, ktime_get_ns());
+	}
+	local_irq_restore(flags);
 }
 
 /*
@@ -1470,9 +1553,12 @@ static int __init vcs_init(void)
 	ret = register_trace_sched_process_exit(vcs_process_exit, NULL);
 	if (ret)
 		goto err_fork;
-	ret = cpu_pm_register_notifier(&vcs_pm_nb);
+	ret = register_trace_sched_waking(vcs_sched_waking, NULL);
 	if (ret)
 		goto err_exit;
+	ret = cpu_pm_register_notifier(&vcs_pm_nb);
+	if (ret)
+		goto err_waking;
 
 	vcs_debugfs_init();
 	/* The CPUs in WFI now count themselves out at their next idle entry. */
@@ -1486,6 +1572,8 @@ static int __init vcs_init(void)
 			vcs_insns ? "each vCPU's instruction count" : "the fair share");
 	return 0;
 
+err_waking:
+	unregister_trace_sched_waking(vcs_sched_waking, NULL);
 err_exit:
 	unregister_trace_sched_process_exit(vcs_process_exit, NULL);
 err_fork:
