@@ -104,6 +104,20 @@ class Probe:
         return self.a7 if core == "a7" else self.a15
 
 
+# The CPU speed emulation's counters on a hackbench line (ns, summed over
+# the CPUs, their growth over the run), in the order the report gives them.
+HB_COUNTERS = ["owed_ns", "kernel_owed_ns", "stall_ns", "dropped_ns", "shortfall_ns"]
+
+
+@dataclass(frozen=True)
+class Hackbench:
+    """A hackbench line: its own time (s), and the speed emulation's
+    counters over the run (HB_COUNTERS, ns), empty where it had none."""
+
+    time_s: float
+    counters: Dict[str, float]
+
+
 def counts(rec: vxu4log.Record, key: str) -> Tuple[Optional[List[float]], bool]:
     """A probe line's counts (NCOUNTS numbers: the classes', then the
     memory events', zero where the boot had no cache model), None for
@@ -138,9 +152,10 @@ FIX = "run make fidelity again (the log is cut or garbled)"
 
 
 def read_log(log: str, make: str = "make fidelity"
-             ) -> Tuple[Dict[str, str], List[Probe], Dict[int, float]]:
-    """LOG's header, probes and hackbench's time for each loop count; a
-    missing LOG is to be made by MAKE."""
+             ) -> Tuple[Dict[str, str], List[Probe], Dict[int, Hackbench]]:
+    """LOG's header, probes and hackbench's line for each loop count; a
+    missing LOG is to be made by MAKE. A log of hackbench alone (make
+    fidelity ONLY=hackbench) has no probes."""
     lg = vxu4log.Log(log, f"boot it first ({make})", FIX)
     heads = lg.records("fid")
     if not heads:
@@ -159,11 +174,14 @@ def read_log(log: str, make: str = "make fidelity"
         a15, events = counts(rec, "a15")
         probes.append(Probe(name=name, cpu=cpu, khz=khz, ns=ns, ops=ops, a7=a7, a15=a15,
                             events=events))
-    if not probes:
-        raise vxu4log.LogError(log, 0, "", "no @fid_probe line", FIX)
-    hb: Dict[int, float] = {}
+    hb: Dict[int, Hackbench] = {}
     for rec in lg.records("fid_hackbench"):
-        hb[rec.need_int("loops", 1)] = rec.need_num("time_s", 0)
+        got = {k: rec.opt_num(k, 0) for k in HB_COUNTERS}
+        hb[rec.need_int("loops", 1)] = Hackbench(
+            time_s=rec.need_num("time_s", 0),
+            counters={k: v for k, v in got.items() if v is not None})
+    if not probes and not hb:
+        raise vxu4log.LogError(log, 0, "", "no @fid_probe or @fid_hackbench line", FIX)
     return heads[0].fields, probes, hb
 
 
@@ -415,16 +433,22 @@ def main() -> None:
         lam = -1
     if not 0 < lam < 1e6:
         vxu4log.die(f"--lambda {opts['lambda']}: want a number above 0")
+    if opts["fit"]:
+        fit_log = read_log(opts["fit"])
+        if not fit_log[1]:
+            vxu4log.die(f"--fit {opts['fit']}: no @fid_probe line, nothing to fit; "
+                        "fix: give a boot of the probes (make fidelity without ONLY)")
     vxu4log.out_dir(out)
     report: List[str] = []
     summary: Dict[str, object] = {"logs": {}}
     for log in logs:
         head, probes, hb = read_log(log)
-        lines, data = probe_table(log, probes)
+        lines, data = probe_table(log, probes) if probes else ([f"== {log}", ""], [])
         report += [f"unit={head.get('unit')} scale={head.get('scale')} "
                    f"lockdep={head.get('lockdep')} own={head.get('own', 'N')}"] + lines + [""]
         if len(hb) >= 2:
-            (la, ta), (lb, tb) = sorted(hb.items())[:2]
+            (la, ha), (lb, hb_b) = sorted(hb.items())[:2]
+            ta, tb = ha.time_s, hb_b.time_s
             per = (tb - ta) / (lb - la)
             board = HACKBENCH_XU3_S / HACKBENCH_XU3_LOOPS
             report.append(f"hackbench -g 10 -s 4096: {per * 1e3:.2f} ms a loop (-l {la} and "
@@ -433,9 +457,17 @@ def main() -> None:
                           f" ratio {per / board:.2f}x")
             data.append({"probe": "hackbench", "core": "both", "guest_ns": per * 1e9,
                          "board_ns": board * 1e9, "ratio": per / board})
+        for loops, h in sorted(hb.items()):
+            if len(h.counters) == len(HB_COUNTERS):
+                c = {k: v / 1e6 for k, v in h.counters.items()}
+                report.append(
+                    f"hackbench -l {loops}, {h.time_s:.3f} s: debts of all CPUs over the run "
+                    f"{c['owed_ns'] + c['kernel_owed_ns']:.1f} ms (kernel's "
+                    f"{c['kernel_owed_ns']:.1f}), paid {c['stall_ns']:.1f}, dropped "
+                    f"{c['dropped_ns']:.1f}; CPUs behind their speed {c['shortfall_ns']:.1f} ms")
         summary["logs"][log] = {"head": head, "probes": data}  # type: ignore[index]
     if opts["fit"]:
-        fit_head, probes, _ = read_log(opts["fit"])
+        fit_head, probes, _ = fit_log
         own = fit_head.get("own") == "Y"
         prior = read_weights(opts["prior"] or os.path.join(here, "..", "board", "cycle-weights"))
         lines, weights, fs = fit_report(opts["fit"], probes, prior, lam)

@@ -157,6 +157,16 @@ def fidelity_cache_log() -> list[str]:
             "@fid_done"]
 
 
+def hackbench_log() -> list[str]:
+    """make fidelity ONLY=hackbench's log, with the speed counters."""
+    return ["@fid unit=cycles scale=8 lockdep=0 own=Y",
+            "@fid_hackbench rep=1 groups=10 loops=5 time_s=0.5 owed_ns=30000000 "
+            "kernel_owed_ns=1000000 stall_ns=28000000 dropped_ns=500000 shortfall_ns=0",
+            "@fid_hackbench rep=1 groups=10 loops=10 time_s=0.9 owed_ns=60000000 "
+            "kernel_owed_ns=2000000 stall_ns=55000000 dropped_ns=1500000 shortfall_ns=500000",
+            "@fid_done"]
+
+
 @dataclass
 class Case:
     """A run of REPORT on files made by MAKE (into a folder): its arguments
@@ -379,6 +389,15 @@ def cases() -> list[Case]:
              lambda d: (one_log("f.log", edit(fidelity_log(), "a15=1.00,1.00",
                                               "a15=1.00"))(d), os.mkdir(f"{d}/out")) and None,
              2, ["f.log:2:", "a15"]),
+        Case("fidelity-report: hackbench alone (ONLY=hackbench), its debts", "fidelity-report.py",
+             ["{d}/out", "{d}/f.log"],
+             lambda d: (one_log("f.log", hackbench_log())(d), os.mkdir(f"{d}/out")) and None, 0,
+             show=["80.00 ms a loop", "hackbench -l 10, 0.900 s: debts of all CPUs over the run "
+                   "62.0 ms (kernel's 2.0), paid 55.0, dropped 1.5; CPUs behind their speed 0.5 ms"]),
+        Case("fidelity-report: hackbench alone, fitted", "fidelity-report.py",
+             ["--fit", "{d}/f.log", "{d}/out", "{d}/f.log"],
+             lambda d: (one_log("f.log", hackbench_log())(d), os.mkdir(f"{d}/out")) and None, 2,
+             ["--fit", "f.log", "no @fid_probe line"]),
         Case("fidelity-report: no @fid_done (a boot cut short)", "fidelity-report.py",
              ["{d}/out", "{d}/f.log"],
              lambda d: (one_log("f.log", fidelity_log()[:-1])(d), os.mkdir(f"{d}/out")) and None,
