@@ -480,6 +480,13 @@ sed -i "${n}d" "$list"
 refused "check.sh: weights without the cycle model" \
 	"check.sh: $list line $n: [boot.cycles] weights: weights without cost" $c --targets
 cp "$tmp/suites.toml" "$list"
+n=$(grep -n '^run = \["tools/testing/vxu4/suites/cycles-test.py", "{log:cycles}", "{weights:cycles}"\]$' \
+	"$list" | cut -d: -f1)
+sed -i "${n}s/{weights:cycles}/{weights:system}/" "$list"
+refused "check.sh: the weights of a boot that has none" \
+	"check.sh: $list line $n: [suite.cycles] run: {weights:system}: [boot.system] has no weights" \
+	$c --targets
+cp "$tmp/suites.toml" "$list"
 echo 'name = ' >>"$list"
 refused "check.sh: a file that is not TOML" "check.sh: $list: not TOML: " $c --targets
 cp "$tmp/suites.toml" "$list"

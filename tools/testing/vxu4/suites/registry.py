@@ -22,6 +22,7 @@ from pathlib import Path
 TIERS: tuple[str, ...] = ("check", "ci", "full", "debug")
 WORD = re.compile(r"^[A-Za-z0-9_.-]+$")
 LOG_REF = re.compile(r"\{log:([^}]*)\}")
+WEIGHTS_REF = re.compile(r"\{weights:([^}]*)\}")
 ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*):-([^}]*)\}")
 
 BOOT_KEYS: dict[str, type] = {
@@ -326,11 +327,16 @@ def load(path: Path, top: Path) -> Registry:
             bl = words(table, "boots", d["boots"]) if "boots" in d else (base.boots if base else ())
             mk = words(table, "makes", d["makes"]) if "makes" in d else (base.makes if base else ())
             f = Form(name=name, run=run, boots=bl, makes=mk)
-            for b in f.boots + f.makes + f.logs:
+            wrefs = [m.group(1) for a in f.run for m in WEIGHTS_REF.finditer(a)]
+            for b in f.boots + f.makes + f.logs + tuple(wrefs):
                 if b not in reg.boots:
                     key = "boots" if b in f.boots else ("makes" if b in f.makes else "run")
                     raise bad(table, key, f"no boot '{b}': declare [boot.{b}] or name one of "
                               f"{', '.join(reg.boots)}")
+            for b in wrefs:
+                if not reg.boots[b].weights:
+                    raise bad(table, "run", f"{{weights:{b}}}: [boot.{b}] has no weights: "
+                              "declare them there, or name the file")
             return f
 
         base = form(t, {k: v for k, v in s.items() if k in FORM_KEYS}, None)
@@ -455,8 +461,10 @@ def want_stamp(reg: Registry, boot: Boot, env: dict[str, str]) -> dict[str, obje
 
 
 def expand(reg: Registry, argv: tuple[str, ...]) -> list[str]:
-    """A command's words, each {log:NAME} its boot's log."""
-    return [LOG_REF.sub(lambda m: reg.boots[m.group(1)].log, a) for a in argv]
+    """A command's words, each {log:NAME} its boot's log and each
+    {weights:NAME} its boot's weights (both from the top of the tree)."""
+    return [WEIGHTS_REF.sub(lambda m: reg.boots[m.group(1)].weights,
+                            LOG_REF.sub(lambda m: reg.boots[m.group(1)].log, a)) for a in argv]
 
 
 # The registry, this module and boot.py live together; the top of the
