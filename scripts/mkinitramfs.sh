@@ -189,9 +189,12 @@ resolve() {
 		return 1
 	}
 	rm -f "$status"
-	# "Inst NAME (VERSION SUITE [ARCH])"
+	# "Inst NAME (VERSION SUITE [ARCH])", or "Inst NAME [OLD] (VERSION
+	# SUITE [ARCH])" where the status file has the package (one listed
+	# with paths that is also a dependency)
 	awk -v arch="$ARCH" '/^Inst / {
-		v = $3; sub(/^\(/, "", v)
+		if (!match($0, /\([^ ]+ /)) next
+		v = substr($0, RSTART + 1, RLENGTH - 2)
 		if (!match($0, /\[[a-z0-9]+\]\)/)) next
 		a = substr($0, RSTART + 1, RLENGTH - 3)
 		print (a == arch ? $2 ":" arch : $2), v, a
