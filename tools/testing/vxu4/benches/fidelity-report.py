@@ -152,8 +152,9 @@ FIX = "run make fidelity again (the log is cut or garbled)"
 
 
 def read_log(log: str, make: str = "make fidelity"
-             ) -> Tuple[Dict[str, str], List[Probe], Dict[int, Hackbench]]:
-    """LOG's header, probes and hackbench's line for each loop count; a
+             ) -> Tuple[Dict[str, str], List[Probe], Dict[int, List[Hackbench]]]:
+    """LOG's header, probes and hackbench's lines for each loop count (one
+    a repetition, in the log's order); a
     missing LOG is to be made by MAKE. A log of hackbench alone (make
     fidelity ONLY=hackbench) has no probes."""
     lg = vxu4log.Log(log, f"boot it first ({make})", FIX)
@@ -174,12 +175,12 @@ def read_log(log: str, make: str = "make fidelity"
         a15, events = counts(rec, "a15")
         probes.append(Probe(name=name, cpu=cpu, khz=khz, ns=ns, ops=ops, a7=a7, a15=a15,
                             events=events))
-    hb: Dict[int, Hackbench] = {}
+    hb: Dict[int, List[Hackbench]] = {}
     for rec in lg.records("fid_hackbench"):
         got = {k: rec.opt_num(k, 0) for k in HB_COUNTERS}
-        hb[rec.need_int("loops", 1)] = Hackbench(
+        hb.setdefault(rec.need_int("loops", 1), []).append(Hackbench(
             time_s=rec.need_num("time_s", 0),
-            counters={k: v for k, v in got.items() if v is not None})
+            counters={k: v for k, v in got.items() if v is not None}))
     if not probes and not hb:
         raise vxu4log.LogError(log, 0, "", "no @fid_probe or @fid_hackbench line", FIX)
     return heads[0].fields, probes, hb
@@ -447,17 +448,19 @@ def main() -> None:
         report += [f"unit={head.get('unit')} scale={head.get('scale')} "
                    f"lockdep={head.get('lockdep')} own={head.get('own', 'N')}"] + lines + [""]
         if len(hb) >= 2:
-            (la, ha), (lb, hb_b) = sorted(hb.items())[:2]
-            ta, tb = ha.time_s, hb_b.time_s
+            (la, ra), (lb, rb) = sorted(hb.items())[:2]
+            ta = statistics.median(h.time_s for h in ra)
+            tb = statistics.median(h.time_s for h in rb)
             per = (tb - ta) / (lb - la)
             board = HACKBENCH_XU3_S / HACKBENCH_XU3_LOOPS
+            reps = "" if len(ra) == len(rb) == 1 else f", medians of {len(ra)} and {len(rb)} runs"
             report.append(f"hackbench -g 10 -s 4096: {per * 1e3:.2f} ms a loop (-l {la} and "
-                          f"-l {lb}), the XU3's {HACKBENCH_XU3_S} s for -l {HACKBENCH_XU3_LOOPS}: "
-                          f"{board * 1e3:.2f} ms a loop,"
+                          f"-l {lb}{reps}), the XU3's {HACKBENCH_XU3_S} s for "
+                          f"-l {HACKBENCH_XU3_LOOPS}: {board * 1e3:.2f} ms a loop,"
                           f" ratio {per / board:.2f}x")
             data.append({"probe": "hackbench", "core": "both", "guest_ns": per * 1e9,
-                         "board_ns": board * 1e9, "ratio": per / board})
-        for loops, h in sorted(hb.items()):
+                         "board_ns": board * 1e9, "ratio": per / board, "reps": len(ra)})
+        for loops, h in ((lo, h) for lo, hs in sorted(hb.items()) for h in hs):
             if len(h.counters) == len(HB_COUNTERS):
                 c = {k: v / 1e6 for k, v in h.counters.items()}
                 report.append(
