@@ -883,9 +883,10 @@ static void vcs_stall(struct callback_head *head)
 /*
  * The running user task pays what it owes now, from a tracepoint's probe
  * (preemption off): its work so far is accounted, and the probe's own
- * time is no work of the task's.
+ * time is no work of the task's. @spin: it pays by spinning, with
+ * interrupts kept off (vcs_pay_spin()), else in WFI (vcs_pay()).
  */
-static void vcs_pay_now(void)
+static void vcs_pay_now(bool spin)
 {
 	struct vcs_cpu *vc;
 	unsigned long flags;
@@ -896,7 +897,10 @@ static void vcs_pay_now(void)
 	if (vc->busy && vc->user && !vc->stalling) {
 		now = ktime_get_ns();
 		vcs_account(vc, now);
-		vcs_pay(vc, now);
+		if (spin)
+			vcs_pay_spin(vc, now);
+		else
+			vcs_pay(vc, now);
 		vcs_skip(vc, ktime_get_ns());
 	}
 	local_irq_restore(flags);
@@ -908,7 +912,7 @@ static void vcs_pay_now(void)
  */
 static void vcs_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	vcs_pay_now();
+	vcs_pay_now(false);
 }
 
 /*
@@ -919,7 +923,7 @@ static void vcs_sys_enter(void *data, struct pt_regs *regs, long id)
 static void vcs_process_fork(void *data, struct task_struct *parent,
 			     struct task_struct *child)
 {
-	vcs_pay_now();
+	vcs_pay_now(false);
 }
 
 /*
@@ -929,7 +933,7 @@ static void vcs_process_fork(void *data, struct task_struct *parent,
  */
 static void vcs_process_exit(void *data, struct task_struct *p)
 {
-	vcs_pay_now();
+	vcs_pay_now(false);
 }
 
 /*
@@ -944,21 +948,8 @@ static void vcs_process_exit(void *data, struct task_struct *p)
  */
 static void vcs_sched_waking(void *data, struct task_struct *p)
 {
-	struct vcs_cpu *vc;
-	unsigned long flags;
-	u64 now;
-
-	if (!vcs_cycles || !in_task() || p == current || !READ_ONCE(enable))
-		return;
-	local_irq_save(flags);
-	vc = this_cpu_ptr(&vcs_cpus);
-	if (vc->busy && vc->user && !vc->stalling) {
-		now = ktime_get_ns();
-		vcs_account(vc, now);
-		vcs_pay_spin(vc, now);
-		vcs_skip(vc, ktime_get_ns());
-	}
-	local_irq_restore(flags);
+	if (vcs_cycles && in_task() && p != current && READ_ONCE(enable))
+		vcs_pay_now(true);
 }
 
 /*
