@@ -360,6 +360,8 @@ struct vcs_work {
  *	       on the CPU pays, ns
  * @VCS_SPIN: where the counts are cycles, stall paid by spinning before a
  *	      user task wakes another task (counted in @VCS_STALL too), ns
+ * @VCS_LOST_CREDIT: stall paid past the debts and past VCS_MAX_CREDIT_NS
+ *		     of credit, never taken off a later debt, ns
  */
 enum vcs_counter {
 	VCS_WORK,
@@ -375,6 +377,7 @@ enum vcs_counter {
 	VCS_OVERHEAD,
 	VCS_KOWED,
 	VCS_SPIN,
+	VCS_LOST_CREDIT,
 	VCS_NR_COUNTERS
 };
 
@@ -392,6 +395,7 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
 	[VCS_OVERHEAD] = "overhead_ns",
 	[VCS_KOWED] = "kernel_owed_ns",
 	[VCS_SPIN] = "spin_ns",
+	[VCS_LOST_CREDIT] = "lost_credit_ns",
 };
 
 /**
@@ -493,6 +497,19 @@ struct vcs_saved {
 
 static struct vcs_saved vcs_saved[VCS_SAVED_BUCKETS][VCS_SAVED_WAYS];
 static DEFINE_RAW_SPINLOCK(vcs_saved_lock);
+
+/*
+ * Take @paid ns off @debt (this CPU's vc->debt or vc->kdebt); below
+ * -VCS_MAX_CREDIT_NS, what was paid past the debt is counted as lost.
+ */
+static void vcs_credit(struct vcs_cpu *vc, s64 *debt, s64 paid)
+{
+	*debt -= paid;
+	if (*debt < -(s64)VCS_MAX_CREDIT_NS) {
+		atomic64_add(-VCS_MAX_CREDIT_NS - *debt, &vc->counters[VCS_LOST_CREDIT]);
+		*debt = -VCS_MAX_CREDIT_NS;
+	}
+}
 
 /*
  * @p, a user task, leaves this CPU owing vc->debt: keep it for @p. A task
@@ -757,7 +774,7 @@ static void vcs_skip(struct vcs_cpu *vc, u64 now)
 	vcs_mark(vc, now, vcs_progress(vc, now, 0));
 	if (!vc->busy || !vc->user || vc->stalling || !READ_ONCE(enable))
 		return;
-	vc->debt = max_t(s64, vc->debt - (s64)dt, -VCS_MAX_CREDIT_NS);
+	vcs_credit(vc, &vc->debt, dt);
 	atomic64_add(dt, &vc->counters[VCS_OVERHEAD]);
 }
 
@@ -801,7 +818,7 @@ static void vcs_pay(struct vcs_cpu *vc, u64 start)
 	now = ktime_get_ns();
 
 	/* Closed loop: what was paid is measured, over or under the debt. */
-	vc->debt = max_t(s64, vc->debt - (s64)(now - start), -VCS_MAX_CREDIT_NS);
+	vcs_credit(vc, &vc->debt, now - start);
 	atomic64_add(now - start, &vc->counters[VCS_STALL]);
 	atomic64_inc(&vc->counters[VCS_STALLS]);
 	/* The stall is no work: the next interval starts here. */
@@ -836,7 +853,7 @@ static void vcs_pay_spin(struct vcs_cpu *vc, u64 start)
 
 	/* Closed loop, as vcs_pay()'s. */
 	paid = now - start;
-	vc->debt = max_t(s64, vc->debt - paid, -VCS_MAX_CREDIT_NS);
+	vcs_credit(vc, &vc->debt, paid);
 	atomic64_add(paid, &vc->counters[VCS_STALL]);
 	atomic64_add(paid, &vc->counters[VCS_SPIN]);
 	atomic64_inc(&vc->counters[VCS_STALLS]);
