@@ -428,7 +428,8 @@ static const char * const vcs_counter_names[VCS_NR_COUNTERS] = {
  * @debt: stall still owed, ns; negative: a stall overshot, taken off the
  *	  next one
  * @kdebt: stall owed for the work of kernel threads and of the idle task
- *	   where the counts are cycles, ns; the next user task pays it
+ *	   where the counts are cycles, ns; the next user task pays it;
+ *	   negative: the credit an exiting task left, taken off its debt
  * @halted_ns: time this CPU's vCPU was halted, ns, up to @halted_since
  *	       while it is
  * @halted_since: when it last halted, ns (ktime_get())
@@ -518,7 +519,9 @@ static void vcs_credit(struct vcs_cpu *vc, s64 *debt, s64 paid)
  * what it owes for the rest of its way out, or where the counts are cycles
  * leaves it to the CPU, whose next user task pays it: that way out (its
  * files, the notice to its parent) took that time on the board before
- * anything else ran there.
+ * anything else ran there. So does the credit of its last stall, where it
+ * overshot: the CPU spent that time already, and dropped, it would be
+ * time that no work was counted for.
  */
 static void vcs_save_debt(struct vcs_cpu *vc, struct task_struct *p)
 {
@@ -529,8 +532,7 @@ static void vcs_save_debt(struct vcs_cpu *vc, struct task_struct *p)
 	if (!vc->debt)
 		return;
 	if ((p->flags & PF_EXITING) && vcs_cycles) {
-		if (vc->debt > 0)
-			vc->kdebt += vc->debt;
+		vcs_credit(vc, &vc->kdebt, -vc->debt);
 	} else if (p->flags & PF_EXITING) {
 		drop = vc->debt;
 	} else {
