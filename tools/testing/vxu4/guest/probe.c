@@ -11,7 +11,8 @@
  *
  *	ns_per_op=T ops=N [overhead_ns_a7=O7 overhead_ns_a15=O15] [work_ns_a7=W7
  *	work_ns_a15=W15] [kthread_ns_a7=K7 kthread_ns_a15=K15]
- *	[kernel_owed_ns_a7=D7 kernel_owed_ns_a15=D15] a7=C0,..,C31 a15=C0,..,C31
+ *	[kernel_owed_ns_a7=D7 kernel_owed_ns_a15=D15] [NAME_a7=V7 NAME_a15=V15 ..]
+ *	a7=C0,..,C31 a15=C0,..,C31
  *
  * T is guest time (CLOCK_MONOTONIC, read by a system call so that a task
  * slowed by the CPU speed emulation has paid for its work first). a7 and
@@ -31,7 +32,11 @@
  * where it counts cycles at the top rate of the CPU's clock), K7 and K15
  * the run time of kernel threads (kthread_ns), D7 and D15, counting
  * cycles, the stall their work and the idle task's owed, which the next
- * user task pays (kernel_owed_ns); all per operation, each pair where
+ * user task pays (kernel_owed_ns), and NAME each of the emulation's
+ * accounts of the time: owed_ns (the stall user tasks' work owed),
+ * stall_ns (what they paid), spin_ns (of that, paid by spinning before a
+ * wakeup), dropped_ns, lost_credit_ns (paid past the debts, never taken
+ * off a later one), shortfall_ns and run_ns; all per operation, each pair where
  * every CPU of the affinity has the counter. The counts and counters are
  * read around the time, and an empty window's (the same reads, no
  * operation) are taken off them: the work of the reads, not timed.
@@ -177,10 +182,15 @@ static bool read_classes(uint64_t *a7, uint64_t *a15)
  * run time (its hooks), the work it charged to user tasks (ns at the top
  * rate of the CPU's clock where it counts cycles), the run time of kernel
  * threads and, counting cycles, what their work and the idle task's owed
- * (paid by the next user task).
+ * (paid by the next user task); then where the window's time went: the
+ * stall owed and paid, paid by spinning, dropped, paid past the debts and
+ * lost, the time the CPUs ran slower than their speed, and user tasks'
+ * run time.
  */
 static const char *const speed_counters[] = {
 	"overhead_ns", "work_ns", "kthread_ns", "kernel_owed_ns",
+	"owed_ns", "stall_ns", "spin_ns", "dropped_ns", "lost_credit_ns", "shortfall_ns",
+	"run_ns",
 };
 
 #define NR_SPEED	ARRAY_SIZE(speed_counters)
