@@ -154,9 +154,8 @@ FIX = "run make fidelity again (the log is cut or garbled)"
 def read_log(log: str, make: str = "make fidelity"
              ) -> Tuple[Dict[str, str], List[Probe], Dict[int, List[Hackbench]]]:
     """LOG's header, probes and hackbench's lines for each loop count (one
-    a repetition, in the log's order); a
-    missing LOG is to be made by MAKE. A log of hackbench alone (make
-    fidelity ONLY=hackbench) has no probes."""
+    a repetition, in the log's order); a missing LOG is to be made by MAKE.
+    A log of hackbench alone (make fidelity ONLY=hackbench) has no probes."""
     lg = vxu4log.Log(log, f"boot it first ({make})", FIX)
     heads = lg.records("fid")
     if not heads:
